@@ -1,0 +1,134 @@
+// swift-tools-version: 6.0
+import CompilerPluginSupport
+import Foundation
+import PackageDescription
+
+// MARK: - Host SwiftSyntax
+
+// The build machines cannot fetch packages, so the macros build on the SwiftSyntax that ships prebuilt inside the
+// toolchain (`<toolchain>/usr/lib/swift/host`). Everything that depends on that directory lives in this block.
+//
+// - `SWIFTDATA_HOST_SYNTAX_DIR` overrides the directory (default: found from the `swiftc` on `PATH`).
+// - `SWIFTDATA_USE_SWIFT_SYNTAX_PACKAGE=1` switches to the upstream swift-syntax package instead, for consumers that
+//   depend on this package remotely (where `unsafeFlags` are not allowed) and can fetch packages.
+let environment = ProcessInfo.processInfo.environment
+let usesSwiftSyntaxPackage = environment["SWIFTDATA_USE_SWIFT_SYNTAX_PACKAGE"] == "1"
+
+let hostSyntaxDirectory: String = {
+    if let explicit = environment["SWIFTDATA_HOST_SYNTAX_DIR"] { return explicit }
+    let searchPath = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+    for directory in searchPath {
+        let candidate = URL(fileURLWithPath: directory).appendingPathComponent("swiftc")
+        guard FileManager.default.fileExists(atPath: candidate.path) else { continue }
+        let compiler = candidate.resolvingSymlinksInPath()
+        let toolchain = compiler.deletingLastPathComponent().deletingLastPathComponent()
+        return toolchain.appendingPathComponent("lib/swift/host").path
+    }
+    return "/usr/lib/swift/host"
+}()
+
+let hostSyntaxLibraries = [
+    "SwiftSyntax", "SwiftSyntaxMacros", "SwiftSyntaxBuilder", "SwiftDiagnostics", "SwiftParser",
+    "SwiftParserDiagnostics", "SwiftOperators", "SwiftBasicFormat", "SwiftSyntaxMacroExpansion",
+    "SwiftCompilerPluginMessageHandling", "SwiftIDEUtils",
+]
+
+let hostSyntaxSwiftSettings: [SwiftSetting] =
+    usesSwiftSyntaxPackage ? [] : [.unsafeFlags(["-I", hostSyntaxDirectory])]
+
+let hostSyntaxLinkerSettings: [LinkerSetting] =
+    usesSwiftSyntaxPackage
+    ? []
+    : [.unsafeFlags(["-L", hostSyntaxDirectory, "-Xlinker", "-rpath", "-Xlinker", hostSyntaxDirectory])]
+        + hostSyntaxLibraries.map { .linkedLibrary($0) }
+
+let swiftSyntaxProducts: [Target.Dependency] =
+    usesSwiftSyntaxPackage
+    ? [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+    ]
+    : []
+
+let swiftSyntaxTestProducts: [Target.Dependency] =
+    usesSwiftSyntaxPackage
+    ? [
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftOperators", package: "swift-syntax"),
+        .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+    ]
+    : []
+
+let packageDependencies: [Package.Dependency] =
+    usesSwiftSyntaxPackage ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", from: "602.0.0")] : []
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let macroSwiftSettings: [SwiftSetting] = strictSettings + hostSyntaxSwiftSettings
+let macroDependencies: [Target.Dependency] = ["SwiftDataMacros"] + swiftSyntaxProducts
+let macroTestDependencies: [Target.Dependency] = ["SwiftDataMacros"] + swiftSyntaxTestProducts
+
+let package = Package(
+    name: "OpenSwiftData",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "SwiftData", targets: ["SwiftData"]),
+        .executable(name: "projects-example", targets: ["ProjectsExample"]),
+    ],
+    dependencies: packageDependencies,
+    targets: [
+        // MARK: - Targets
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "SwiftData",
+            dependencies: ["CSQLite", "SwiftDataMacrosPlugin"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ProjectsExample",
+            dependencies: ["SwiftData"],
+            path: "Examples/ProjectsExample",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: - Macros
+        .target(
+            name: "SwiftDataMacros",
+            dependencies: swiftSyntaxProducts,
+            swiftSettings: macroSwiftSettings,
+            linkerSettings: hostSyntaxLinkerSettings
+        ),
+        .macro(
+            name: "SwiftDataMacrosPlugin",
+            dependencies: macroDependencies,
+            swiftSettings: macroSwiftSettings,
+            linkerSettings: hostSyntaxLinkerSettings
+        ),
+
+        // MARK: - Tests
+        .testTarget(
+            name: "SwiftDataMacrosTests",
+            dependencies: macroTestDependencies,
+            swiftSettings: macroSwiftSettings,
+            linkerSettings: hostSyntaxLinkerSettings
+        ),
+        .testTarget(
+            name: "SwiftDataTests",
+            dependencies: ["SwiftData"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

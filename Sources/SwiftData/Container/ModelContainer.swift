@@ -1,0 +1,155 @@
+internal import Synchronization
+
+/// An object that manages an app's schema and its stores.
+///
+/// Give it model types (related types are found through relationships) or a schema, and optionally
+/// configurations that say where each model's store lives:
+///
+/// ```swift
+/// let container = try ModelContainer(for: Trip.self)
+/// let context = ModelContext(container)
+/// ```
+public final class ModelContainer: Sendable {
+    /// The schema of every model the container stores.
+    public let schema: Schema
+    /// The migration plan given when the container was created.
+    public let migrationPlan: (any SchemaMigrationPlan.Type)?
+    /// The container's configurations.
+    public var configurations: Set<ModelConfiguration> { Set(orderedConfigurations) }
+
+    let orderedConfigurations: [ModelConfiguration]
+    /// One store per distinct configuration location.
+    let stores: [SQLiteStore]
+    /// The store of each entity, by entity name.
+    let storeByEntity: [String: SQLiteStore]
+    private let mainContextStorage = Mutex<MainContextBox?>(nil)
+
+    /// Creates a container for a schema with configurations.
+    ///
+    /// The container's schema also includes the models of the configurations' schemas.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be opened or created, with a message
+    ///   that says why.
+    public init(
+        for givenSchema: Schema,
+        migrationPlan: (any SchemaMigrationPlan.Type)?,
+        configurations: [ModelConfiguration]
+    ) throws {
+        let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+        for configuration in configurations { try configuration.validate() }
+        // The container stores every entity of its schema and of its configurations' schemas.
+        var allEntities = givenSchema.entities
+        var entityNames = Set(allEntities.map(\.name))
+        for configuration in configurations {
+            for entity in configuration.schema?.entities ?? [] where entityNames.insert(entity.name).inserted {
+                allEntities.append(entity)
+            }
+        }
+        let schema = allEntities.count == givenSchema.entities.count
+            ? givenSchema : Schema(allEntities.map(\.modelType), version: givenSchema.version)
+
+        var assignment: [String: Int] = [:]
+        for entity in allEntities {
+            let index = configurations.firstIndex { $0.schema?.entitiesByName[entity.name] != nil || $0.schema == nil }
+            assignment[entity.name] = index ?? 0
+        }
+
+        var stores: [SQLiteStore] = []
+        var storeByConfiguration: [String: SQLiteStore] = [:]
+        var storeByEntity: [String: SQLiteStore] = [:]
+        for (index, configuration) in configurations.enumerated() {
+            let entities = allEntities.filter { assignment[$0.name] == index }
+            if let shared = storeByConfiguration[configuration.id] {
+                for entity in entities { storeByEntity[entity.name] = shared }
+                continue
+            }
+            let sharingEntities = allEntities.filter {
+                configurations[assignment[$0.name]!].id == configuration.id
+            }
+            guard !sharingEntities.isEmpty || index == 0 else { continue }
+            let store = try SQLiteStore(configuration: configuration, entities: sharingEntities, version: givenSchema.version)
+            stores.append(store)
+            storeByConfiguration[configuration.id] = store
+            for entity in sharingEntities { storeByEntity[entity.name] = store }
+        }
+        self.schema = schema
+        self.migrationPlan = migrationPlan
+        self.orderedConfigurations = configurations
+        self.stores = stores
+        self.storeByEntity = storeByEntity
+    }
+
+    /// Creates a container for model types (and every type they relate to).
+    public convenience init(
+        for forTypes: any PersistentModel.Type...,
+        migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: ModelConfiguration...
+    ) throws {
+        try self.init(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// Creates a container for a schema.
+    public convenience init(
+        for givenSchema: Schema,
+        migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: ModelConfiguration...
+    ) throws {
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    // MARK: - Contexts
+
+    /// The container's context for the main actor, created on first use. Its `autosaveEnabled` is true.
+    @MainActor
+    public var mainContext: ModelContext {
+        if let existing = mainContextStorage.withLock({ $0?.context }) { return existing }
+        let context = ModelContext(self)
+        context.autosaveEnabled = true
+        mainContextStorage.withLock { $0 = MainContextBox(context: context) }
+        return context
+    }
+
+    // MARK: - Deleting Data
+
+    /// Deletes every model from every store of the container, permanently.
+    public func deleteAllData() {
+        for store in stores { try? store.deleteAllRows() }
+    }
+
+    /// Deletes every model from every store of the container.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be written.
+    public func erase() throws {
+        for store in stores { try store.deleteAllRows() }
+    }
+
+    // MARK: - Internal
+
+    /// The store that holds an entity.
+    func store(for entity: Schema.Entity) throws -> SQLiteStore {
+        guard let store = storeByEntity[entity.name] else {
+            throw SwiftDataError(
+                .configurationSchemaNotFoundInContainerSchema,
+                "\(entity.name) is not part of this container's schema",
+                entityName: entity.name
+            )
+        }
+        return store
+    }
+
+    /// The store with an identifier.
+    func store(identifier: String?) -> SQLiteStore? {
+        stores.first { $0.identifier == identifier }
+    }
+}
+
+extension ModelContainer: Equatable {
+    /// Containers are equal when they are the same instance.
+    public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool { lhs === rhs }
+}
+
+/// Holds the main context; only ever read or written on the main actor.
+private struct MainContextBox: @unchecked Sendable {
+    // @unchecked: the context is created and used on the main actor only (`mainContext` is @MainActor).
+    let context: ModelContext
+}

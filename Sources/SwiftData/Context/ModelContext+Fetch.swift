@@ -1,0 +1,166 @@
+extension ModelContext {
+    // MARK: - Fetching Models
+
+    /// The models that match a fetch descriptor, in its order.
+    ///
+    /// The predicate and sort run in SQL where they can; what SQL cannot express runs in memory, with Swift's own
+    /// semantics, so the result is always what `predicate.evaluate` selects. Unsaved changes take part unless
+    /// `includePendingChanges` is false.
+    ///
+    /// - Throws: `SwiftDataError.unsupportedPredicate` when the predicate cannot be evaluated at all, or
+    ///   `SwiftDataError.loadIssueModelContainer` when the store cannot be read.
+    public func fetch<T>(_ descriptor: FetchDescriptor<T>) throws -> [T] where T: PersistentModel {
+        let plan = try FetchPlan(descriptor: descriptor, context: self)
+        return try plan.models()
+    }
+
+    /// The number of models that match a fetch descriptor.
+    ///
+    /// - Throws: like `fetch(_:)`.
+    public func fetchCount<T>(_ descriptor: FetchDescriptor<T>) throws -> Int where T: PersistentModel {
+        let plan = try FetchPlan(descriptor: descriptor, context: self)
+        return try plan.count()
+    }
+
+    /// The identifiers of the models that match a fetch descriptor.
+    ///
+    /// - Throws: like `fetch(_:)`.
+    public func fetchIdentifiers<T>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
+    where T: PersistentModel {
+        let plan = try FetchPlan(descriptor: descriptor, context: self)
+        return try plan.identifiers()
+    }
+
+    /// Calls a block for each model that matches a fetch descriptor, loading them in batches.
+    ///
+    /// - Throws: `SwiftDataError.includePendingChangesWithBatchSize`'s sibling rule: when the context has unsaved
+    ///   changes and `allowEscapingMutations` is false, this throws `SwiftDataError.modelValidationFailure` rather
+    ///   than enumerate over a dirty context; also what the block throws.
+    public func enumerate<T>(
+        _ fetch: FetchDescriptor<T>,
+        batchSize: Int = 5000,
+        allowEscapingMutations: Bool = false,
+        block: (T) throws -> Void
+    ) throws where T: PersistentModel {
+        if !allowEscapingMutations && hasChanges {
+            throw SwiftDataError(
+                .modelValidationFailure,
+                "enumerate needs a context without unsaved changes; save first or pass allowEscapingMutations: true"
+            )
+        }
+        var descriptor = fetch
+        let start = fetch.fetchOffset ?? 0
+        let end = fetch.fetchLimit.map { start + $0 }
+        var offset = start
+        let size = max(1, batchSize)
+        while end.map({ offset < $0 }) ?? true {
+            descriptor.fetchOffset = offset
+            descriptor.fetchLimit = end.map { min(size, $0 - offset) } ?? size
+            let batch = try self.fetch(descriptor)
+            for model in batch { try block(model) }
+            if batch.count < descriptor.fetchLimit! { break }
+            offset += batch.count
+        }
+    }
+
+    // MARK: - Internal
+
+    /// The model with an identifier: registered, or loaded from its store; nil when no such row exists.
+    func resolveModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        if let model = registered[identifier]?.model { return model }
+        guard let key = identifier.primaryKey,
+            let store = container.store(identifier: identifier.storeIdentifier),
+            let entity = container.schema.entitiesByName[identifier.entityName]
+        else { return nil }
+        let query = SQLQuery(whereClause: "\(quoted(SQLiteTableLayout.primaryKey)) = ?1", bindings: [.integer(key)])
+        guard let row = try? store.fetchRows(entity: entity, query: query).first else { return nil }
+        return try? materialize(row, entity: entity, store: store)
+    }
+
+    /// The models a relationship of a saved model refers to, loaded in one query for the links and one for the rows.
+    func loadRelatedModels(of storage: ModelStorage, property: Schema.Entity.Property) -> [any PersistentModel] {
+        guard let key = storage.identifier.primaryKey, let info = property.relationshipInfo,
+            let ownerStore = try? container.store(for: storage.entity),
+            let keys = try? ownerStore.relatedPrimaryKeys(of: key, property: property, in: storage.entity)
+        else { return [] }
+        return (try? models(of: info.destination, primaryKeys: keys)) ?? []
+    }
+
+    /// The models of an entity with the given keys, in that order, reading unregistered ones in one query.
+    func models(of entity: Schema.Entity, primaryKeys: [Int64]) throws -> [any PersistentModel] {
+        let store = try container.store(for: entity)
+        var byKey: [Int64: any PersistentModel] = [:]
+        var missing: [Int64] = []
+        for key in primaryKeys {
+            let identifier = store.identifier(entityName: entity.name, primaryKey: key)
+            if let model = registered[identifier]?.model { byKey[key] = model } else { missing.append(key) }
+        }
+        if !missing.isEmpty {
+            let placeholders = missing.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+            let query = SQLQuery(
+                whereClause: "\(quoted(SQLiteTableLayout.primaryKey)) IN (\(placeholders))",
+                bindings: missing.map { .integer($0) }
+            )
+            for row in try store.fetchRows(entity: entity, query: query) {
+                byKey[row.primaryKey] = try materialize(row, entity: entity, store: store)
+            }
+        }
+        return primaryKeys.compactMap { byKey[$0] }.filter { !$0.storage.isDeleted }
+    }
+
+    /// The registered model for a row, refreshed with the row's values when it has no unsaved changes, or a new
+    /// model registered with this context.
+    func materialize(_ row: FetchedRow, entity: Schema.Entity, store: SQLiteStore) throws -> any PersistentModel {
+        let identifier = store.identifier(entityName: entity.name, primaryKey: row.primaryKey)
+        let layout = store.layouts[entity.name]!
+        if let existing = registered[identifier]?.model {
+            let storage = existing.storage
+            if !storage.hasChanges && !storage.isDeleted {
+                for (position, column) in layout.columns.enumerated() where !column.isForeignKey {
+                    let property = entity.storedProperties[column.propertyIndex]
+                    let value = try decode(row.values[position], property: property, entity: entity)
+                    storage.values[column.propertyIndex] = value
+                    storage.committedValues?[column.propertyIndex] = value
+                }
+            }
+            return existing
+        }
+        var values: [Any] = []
+        values.reserveCapacity(entity.storedProperties.count)
+        for property in entity.storedProperties {
+            if let info = property.relationshipInfo {
+                if case .foreignKey = info.storage, let position = layout.columnIndexByProperty[property.index] {
+                    var target: PersistentIdentifier?
+                    if case .integer(let key) = row.values[position] {
+                        let targetStore = try container.store(for: info.destination)
+                        target = targetStore.identifier(entityName: info.destination.name, primaryKey: key)
+                    }
+                    values.append(ModelStorage.ToOneFault(target: target))
+                } else {
+                    values.append(ModelStorage.UnloadedRelationship())
+                }
+            } else if let position = layout.columnIndexByProperty[property.index] {
+                values.append(try decode(row.values[position], property: property, entity: entity))
+            } else {
+                values.append(property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset()))
+            }
+        }
+        let model = entity.makeModel(identifier: identifier, values: values)
+        model.storage.context = self
+        registered[identifier] = WeakModel(model)
+        return model
+    }
+
+    private func decode(_ value: SQLiteValue, property: Schema.Entity.Property, entity: Schema.Entity) throws -> Any {
+        do {
+            return try property.codec!.decode(value)
+        } catch {
+            throw SwiftDataError(
+                .loadIssueModelContainer,
+                "the stored value of \(entity.name).\(property.name) does not fit its type \(property.valueType)",
+                entityName: entity.name,
+                underlying: error
+            )
+        }
+    }
+}

@@ -1,0 +1,153 @@
+extension ModelContext {
+    // MARK: - Saving
+
+    /// The notification posted before a context saves. Its object is the context.
+    public static let willSave = Notification.Name("ModelContextWillSave")
+    /// The notification posted after a context saves. Its user info holds the identifiers of the inserted,
+    /// updated and deleted models under `NotificationKey` raw values.
+    public static let didSave = Notification.Name("ModelContextDidSave")
+
+    /// The keys of the `didSave` notification's user info.
+    public enum NotificationKey: String, Sendable {
+        /// Identifiers of the models the save deleted.
+        case deletedIdentifiers
+        /// Identifiers of the models the save inserted.
+        case insertedIdentifiers
+        /// Present when every identifier of the context is invalid.
+        case invalidatedAllIdentifiers
+        /// Identifiers of the models the save updated.
+        case updatedIdentifiers
+        /// The query generation of the save.
+        case queryGeneration
+    }
+
+    /// Writes every pending insert, change and deletion, one transaction per store.
+    ///
+    /// Deleting a model applies its relationships' delete rules: `.cascade` deletes related models (through any
+    /// number of levels), `.nullify` removes the deleted model from related models, `.deny` refuses the save while
+    /// related models remain. Inserting a model whose `.unique` values match a stored model updates that stored
+    /// model instead.
+    ///
+    /// - Throws: `SwiftDataError.modelValidationFailure` when a store refuses the changes (nothing is written and
+    ///   the context keeps its pending changes), when the store is read-only, or when a `.deny` rule applies.
+    public func save() throws {
+        guard hasChanges else { return }
+        NotificationCenter.default.post(name: ModelContext.willSave, object: self)
+
+        let deletions = try deletionClosure()
+        var changesByStore: [ObjectIdentifier: (SQLiteStore, StoreChanges)] = [:]
+        func add(_ model: any PersistentModel, _ apply: (inout StoreChanges) -> Void) throws {
+            let store = try container.store(for: model.storage.entity)
+            var entry = changesByStore[ObjectIdentifier(store)] ?? (store, StoreChanges())
+            apply(&entry.1)
+            changesByStore[ObjectIdentifier(store)] = entry
+        }
+        for model in inserted.models { try add(model) { $0.inserted.append(model.storage) } }
+        for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
+            try add(model) { $0.updated.append(model.storage) }
+        }
+        let deletedModels = deletions.models
+        for model in deletedModels where model.storage.committedValues != nil {
+            try add(model) { $0.deleted.append(model.storage) }
+        }
+
+        var assignedKeys: [ObjectIdentifier: (SQLiteStore, Int64)] = [:]
+        for (_, (store, changes)) in changesByStore where !changes.isEmpty {
+            for (storage, key) in try store.save(changes) { assignedKeys[storage] = (store, key) }
+        }
+        applySavedChanges(assignedKeys: assignedKeys, deletedModels: deletedModels)
+    }
+
+    // MARK: - Internal
+
+    /// The models a save deletes: the deleted ones and, through `.cascade` rules, everything they own.
+    ///
+    /// - Throws: `SwiftDataError.modelValidationFailure` when a `.deny` rule forbids a deletion.
+    private func deletionClosure() throws -> OrderedModels {
+        var result = OrderedModels()
+        var pending = deleted.models
+        while let model = pending.popLast() {
+            guard !result.contains(model) else { continue }
+            result.append(model)
+            let storage = model.storage
+            for property in storage.entity.storedProperties {
+                guard let info = property.relationshipInfo else { continue }
+                switch info.declaration.deleteRule {
+                case .cascade:
+                    pending += property.relatedModels(in: storage.value(at: property.index))
+                case .deny:
+                    let related = property.relatedModels(in: storage.value(at: property.index))
+                    if related.contains(where: { !$0.storage.isDeleted }) {
+                        throw SwiftDataError(
+                            .modelValidationFailure,
+                            "cannot delete \(storage.entity.name): its relationship '\(property.name)' has the .deny "
+                                + "rule and still refers to \(related.count) model(s)",
+                            entityName: storage.entity.name
+                        )
+                    }
+                case .nullify, .noAction:
+                    break
+                }
+            }
+        }
+        return result
+    }
+
+    /// Brings the context up to date after every store committed: permanent identifiers, saved values, and
+    /// deleted models removed from the relationships of the models that remain.
+    private func applySavedChanges(
+        assignedKeys: [ObjectIdentifier: (SQLiteStore, Int64)],
+        deletedModels: [any PersistentModel]
+    ) {
+        var insertedIDs: [PersistentIdentifier] = []
+        var updatedIDs: [PersistentIdentifier] = []
+        var deletedIDs: [PersistentIdentifier] = []
+
+        let deletedSet = Set(deletedModels.map { ObjectIdentifier($0) })
+        for model in deletedModels {
+            let storage = model.storage
+            detachFromRelatedModels(storage)
+            registered[storage.identifier] = nil
+            if storage.committedValues != nil { deletedIDs.append(storage.identifier) }
+            storage.isDeleted = true
+            storage.context = nil
+        }
+        for model in inserted.models where !deletedSet.contains(ObjectIdentifier(model)) {
+            let storage = model.storage
+            guard let (store, key) = assignedKeys[ObjectIdentifier(storage)] else { continue }
+            registered[storage.identifier] = nil
+            let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
+            if let previous = registered[identifier]?.model, previous !== model {
+                // An upsert: the stored row now holds this model's values; the older instance shows them too.
+                previous.storage.values = storage.values
+                previous.storage.commit()
+                changed.remove(previous)
+            }
+            storage.identifier = identifier
+            registered[identifier] = WeakModel(model)
+            storage.commit()
+            insertedIDs.append(identifier)
+        }
+        for model in changed.models where !deletedSet.contains(ObjectIdentifier(model)) {
+            model.storage.commit()
+            updatedIDs.append(model.storage.identifier)
+        }
+        // Models whose only change was losing a deleted model are now as stored.
+        for model in changed.models + inserted.models where !deletedSet.contains(ObjectIdentifier(model)) {
+            model.storage.commit()
+        }
+        inserted = OrderedModels()
+        changed = OrderedModels()
+        deleted = OrderedModels()
+
+        NotificationCenter.default.post(
+            name: ModelContext.didSave,
+            object: self,
+            userInfo: [
+                NotificationKey.insertedIdentifiers.rawValue: insertedIDs,
+                NotificationKey.updatedIdentifiers.rawValue: updatedIDs,
+                NotificationKey.deletedIdentifiers.rawValue: deletedIDs,
+            ]
+        )
+    }
+}

@@ -1,0 +1,213 @@
+/// An object that tracks models in memory, fetches them from the container's stores and saves their changes.
+///
+/// A context is not `Sendable`: use one per actor. Inserts, changes and deletions stay pending until `save()`,
+/// which writes them to each store in one transaction.
+///
+/// ```swift
+/// let context = ModelContext(container)
+/// context.insert(Trip(name: "Lisbon"))
+/// try context.save()
+/// ```
+public final class ModelContext {
+    /// The container whose stores this context reads and writes.
+    public let container: ModelContainer
+    /// True when the context saves by itself after changes. Contexts you create start with false;
+    /// `ModelContainer.mainContext` starts with true.
+    public var autosaveEnabled: Bool = false
+    /// The author recorded with this context's saves.
+    public var author: String?
+
+    /// Registered models by identifier, held weakly: a model nobody refers to and that has no changes is released.
+    var registered: [PersistentIdentifier: WeakModel] = [:]
+    /// Models inserted and not yet saved, in insertion order.
+    var inserted = OrderedModels()
+    /// Saved models with unsaved changes.
+    var changed = OrderedModels()
+    /// Saved models deleted and not yet saved.
+    var deleted = OrderedModels()
+
+    /// Creates a context for a container.
+    public init(_ container: ModelContainer) {
+        self.container = container
+    }
+
+    // MARK: - Inserting and Deleting Models
+
+    /// Registers a model with the context, to be saved by the next `save()`.
+    ///
+    /// Every model that is reachable from it through relationships and is not in a context yet is inserted too.
+    /// Inserting a model that was deleted and not yet saved cancels the deletion.
+    public func insert<T>(_ model: T) where T: PersistentModel {
+        insertModel(model)
+    }
+
+    /// Marks a model for deletion; the next `save()` deletes it and applies its relationships' delete rules.
+    ///
+    /// Deleting a model that was inserted and never saved simply discards it.
+    public func delete<T>(_ model: T) where T: PersistentModel {
+        let storage = model.storage
+        guard storage.context === self, !storage.isDeleted else { return }
+        if storage.committedValues == nil {
+            inserted.remove(model)
+            registered[storage.identifier] = nil
+            detachFromRelatedModels(storage)
+            storage.context = nil
+            storage.isDeleted = true
+            return
+        }
+        storage.isDeleted = true
+        changed.remove(model)
+        deleted.append(model)
+    }
+
+    /// Deletes every model of a type that matches a predicate (all of them when `predicate` is nil).
+    ///
+    /// - Throws: `SwiftDataError.unsupportedPredicate` when the predicate cannot be evaluated.
+    public func delete<T>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws
+    where T: PersistentModel {
+        var descriptor = FetchDescriptor<T>(predicate: predicate)
+        descriptor.includePendingChanges = true
+        for match in try fetch(descriptor) { delete(match) }
+    }
+
+    // MARK: - Tracking Changes
+
+    /// True when the context has unsaved inserts, changes or deletions.
+    public var hasChanges: Bool { !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty }
+
+    /// The models inserted since the last save.
+    public var insertedModelsArray: [any PersistentModel] { inserted.models }
+    /// The saved models changed since the last save.
+    public var changedModelsArray: [any PersistentModel] { changed.models }
+    /// The models deleted since the last save.
+    public var deletedModelsArray: [any PersistentModel] { deleted.models }
+
+    /// Discards pending inserts and deletions and restores changed models to their last saved values.
+    public func rollback() {
+        for model in inserted.models {
+            let storage = model.storage
+            registered[storage.identifier] = nil
+            storage.context = nil
+        }
+        for model in changed.models + deleted.models { model.storage.revert() }
+        inserted = OrderedModels()
+        changed = OrderedModels()
+        deleted = OrderedModels()
+    }
+
+    /// Runs the block, then saves the changes it made.
+    ///
+    /// - Throws: whatever the block throws, or what `save()` throws.
+    public func transaction(block: () throws -> Void) throws {
+        try block()
+        try save()
+    }
+
+    // MARK: - Finding Models by Identifier
+
+    /// The registered model with an identifier, or nil when this context has none.
+    public func registeredModel<T>(for persistentModelID: PersistentIdentifier) -> T? where T: PersistentModel {
+        registered[persistentModelID]?.model as? T
+    }
+
+    /// The model with an identifier: the registered one, or one loaded from its store.
+    ///
+    /// When no such model exists, the result is a model of the identifier's entity whose properties hold their
+    /// declared defaults; check `isDeleted` or use `registeredModel(for:)` and a fetch instead.
+    public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        if let model = resolveModel(for: persistentModelID) { return model }
+        guard let entity = container.schema.entitiesByName[persistentModelID.entityName] else {
+            preconditionFailure("\(persistentModelID) belongs to no entity of this context's container")
+        }
+        let values = entity.storedProperties.map { $0.defaultValue ?? ($0.isOptional ? $0.noneValue : ModelStorage.Unset()) }
+        let model = entity.makeModel(identifier: persistentModelID, values: values)
+        model.storage.context = self
+        model.storage.isDeleted = true
+        return model
+    }
+
+    // MARK: - Internal
+
+    func insertModel(_ model: any PersistentModel) {
+        let storage = model.storage
+        storage.bind(model)
+        if storage.context === self {
+            if storage.isDeleted, deleted.contains(model) {
+                storage.isDeleted = false
+                deleted.remove(model)
+                if !storage.changedSlots.isEmpty { changed.append(model) }
+            }
+            return
+        }
+        precondition(
+            storage.context == nil,
+            "\(storage.entity.name) belongs to another ModelContext; a model can be in one context only"
+        )
+        storage.context = self
+        storage.isDeleted = false
+        if storage.committedValues == nil {
+            inserted.append(model)
+        } else if !storage.changedSlots.isEmpty {
+            changed.append(model)
+        }
+        registered[storage.identifier] = WeakModel(model)
+        for property in storage.entity.storedProperties where property.isRelationship {
+            let value = storage.values[property.index]
+            for target in property.relatedModels(in: value) where target.storage.context !== self {
+                insertModel(target)
+            }
+        }
+    }
+
+    /// Called by a saved model's storage on its first change since the last save.
+    func noteChanged(_ storage: ModelStorage) {
+        guard let model = storage.model, !inserted.contains(model) else { return }
+        changed.append(model)
+    }
+
+    /// Removes a discarded model from the relationships of the models it is linked to.
+    func detachFromRelatedModels(_ storage: ModelStorage) {
+        guard let model = storage.model else { return }
+        for property in storage.entity.storedProperties {
+            guard let inverse = property.relationshipInfo?.inverse else { continue }
+            let value = storage.values[property.index]
+            guard !(value is ModelStorage.UnloadedRelationship) else { continue }
+            for target in property.relatedModels(in: value) {
+                target.storage.removeFromSlot(inverse.index, model)
+            }
+        }
+    }
+}
+
+extension ModelContext: Equatable {
+    /// Contexts are equal when they are the same instance.
+    public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool { lhs === rhs }
+}
+
+/// A weak reference to a registered model.
+struct WeakModel {
+    weak var model: (any PersistentModel)?
+    init(_ model: any PersistentModel) { self.model = model }
+}
+
+/// Models in insertion order, with constant-time membership.
+struct OrderedModels {
+    private(set) var models: [any PersistentModel] = []
+    private var positions: Set<ObjectIdentifier> = []
+
+    var isEmpty: Bool { models.isEmpty }
+
+    func contains(_ model: any PersistentModel) -> Bool { positions.contains(ObjectIdentifier(model)) }
+
+    func contains(_ identity: ObjectIdentifier) -> Bool { positions.contains(identity) }
+
+    mutating func append(_ model: any PersistentModel) {
+        guard positions.insert(ObjectIdentifier(model)).inserted else { return }
+        models.append(model)
+    }
+
+    mutating func remove(_ model: any PersistentModel) {
+        guard positions.remove(ObjectIdentifier(model)) != nil else { return }
+        models.removeAll { $0 === model }
+    }
+}

@@ -1,0 +1,35 @@
+/// A description of the models to fetch: which ones, in what order, and how many.
+///
+/// ```swift
+/// var descriptor = FetchDescriptor<Trip>(
+///     predicate: #Predicate { $0.destination == "Paris" },
+///     sortBy: [SortDescriptor(\.startDate, order: .reverse)]
+/// )
+/// descriptor.fetchLimit = 20
+/// let trips = try context.fetch(descriptor)
+/// ```
+public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
+    // @unchecked: predicates, sort descriptors and key paths are immutable values; Foundation does not mark
+    // `Predicate` over non-Sendable models as Sendable.
+
+    /// The condition a model must meet to be fetched; nil fetches every model of the type.
+    public var predicate: Predicate<T>?
+    /// The order of the results.
+    public var sortBy: [SortDescriptor<T>]
+    /// The most models to fetch; nil for no limit.
+    public var fetchLimit: Int?
+    /// The number of matching models to skip; nil or 0 skips none.
+    public var fetchOffset: Int?
+    /// True (the default) to include the context's unsaved inserts, changes and deletions.
+    public var includePendingChanges: Bool = true
+    /// The properties to load now; empty loads every property.
+    public var propertiesToFetch: [PartialKeyPath<T>] = []
+    /// Relationships whose models to load together with the results.
+    public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
+
+    /// Creates a fetch descriptor.
+    public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
+        self.predicate = predicate
+        self.sortBy = sortBy
+    }
+}

@@ -1,0 +1,124 @@
+/// How one fetch runs: what goes to SQL, and what runs in memory over the fetched candidates.
+///
+/// The fast path sends predicate, sort, limit and offset to SQLite. When the predicate or the sort has no exact
+/// SQL form, or the context has unsaved changes of the entity, SQL narrows the candidates as far as it exactly
+/// can and the rest runs in memory with `Predicate.evaluate` and `sorted(using:)`.
+struct FetchPlan<T: PersistentModel> {
+    let descriptor: FetchDescriptor<T>
+    let context: ModelContext
+    let entity: Schema.Entity
+    let store: SQLiteStore
+    let whereClause: (sql: String, bindings: [SQLiteValue])?
+    let predicateInSQL: Bool
+    let orderBy: String?
+    let includesPending: Bool
+
+    init(descriptor: FetchDescriptor<T>, context: ModelContext) throws {
+        self.descriptor = descriptor
+        self.context = context
+        let entity = Schema.Entity.of(T.self)
+        self.entity = entity
+        self.store = try context.container.store(for: entity)
+        let layout = store.layouts[entity.name]!
+        if let predicate = descriptor.predicate {
+            let clause = try? PredicateTranslation.whereClause(for: predicate, entity: entity, layout: layout)
+            self.whereClause = clause
+            self.predicateInSQL = clause != nil
+        } else {
+            self.whereClause = nil
+            self.predicateInSQL = true
+        }
+        self.orderBy = try? SortTranslation.orderBy(descriptor.sortBy, entity: entity, layout: layout)
+        self.includesPending = descriptor.includePendingChanges && context.hasPendingChanges(of: entity)
+    }
+
+    /// True when SQL computes the whole result, limit and offset included.
+    private var runsInSQL: Bool { predicateInSQL && orderBy != nil && !includesPending }
+
+    private var baseQuery: SQLQuery {
+        SQLQuery(whereClause: whereClause?.sql, bindings: whereClause?.bindings ?? [])
+    }
+
+    // MARK: - Results
+
+    func models() throws -> [T] {
+        if runsInSQL {
+            var query = baseQuery
+            query.orderBy = orderBy
+            query.limit = descriptor.fetchLimit
+            query.offset = descriptor.fetchOffset
+            return try store.fetchRows(entity: entity, query: query).map {
+                try context.materialize($0, entity: entity, store: store) as! T
+            }
+        }
+        return page(try candidatesInMemory())
+    }
+
+    func count() throws -> Int {
+        if predicateInSQL && !includesPending {
+            var query = baseQuery
+            query.limit = descriptor.fetchLimit
+            query.offset = descriptor.fetchOffset
+            return try store.count(entity: entity, query: query)
+        }
+        return try models().count
+    }
+
+    func identifiers() throws -> [PersistentIdentifier] {
+        if runsInSQL {
+            var query = baseQuery
+            query.orderBy = orderBy
+            query.limit = descriptor.fetchLimit
+            query.offset = descriptor.fetchOffset
+            return try store.fetchPrimaryKeys(entity: entity, query: query).map {
+                store.identifier(entityName: entity.name, primaryKey: $0)
+            }
+        }
+        return try models().map(\.persistentModelID)
+    }
+
+    // MARK: - Internal
+
+    /// Every model that matches, filtered and sorted in memory.
+    private func candidatesInMemory() throws -> [T] {
+        var query = SQLQuery(
+            whereClause: includesPending ? nil : whereClause?.sql,
+            bindings: includesPending ? [] : whereClause?.bindings ?? []
+        )
+        query.orderBy = quoted(SQLiteTableLayout.primaryKey)
+        var models = try store.fetchRows(entity: entity, query: query).map {
+            try context.materialize($0, entity: entity, store: store) as! T
+        }
+        if includesPending {
+            models.removeAll { $0.storage.isDeleted }
+            var seen = Set(models.map { ObjectIdentifier($0) })
+            for case let model as T in context.inserted.models where seen.insert(ObjectIdentifier(model)).inserted {
+                models.append(model)
+            }
+        }
+        if let predicate = descriptor.predicate, includesPending || !predicateInSQL {
+            do {
+                models = try models.filter { try predicate.evaluate($0) }
+            } catch {
+                throw SwiftDataError(.unsupportedPredicate, "the predicate could not be evaluated", entityName: entity.name, underlying: error)
+            }
+        }
+        if !descriptor.sortBy.isEmpty { models.sort(using: descriptor.sortBy) }
+        return models
+    }
+
+    private func page(_ models: [T]) -> [T] {
+        let offset = min(max(descriptor.fetchOffset ?? 0, 0), models.count)
+        let end = descriptor.fetchLimit.map { min(models.count, offset + max($0, 0)) } ?? models.count
+        return Array(models[offset..<end])
+    }
+}
+
+extension ModelContext {
+    /// True when unsaved inserts, changes or deletions involve an entity.
+    func hasPendingChanges(of entity: Schema.Entity) -> Bool {
+        let involved = { (model: any PersistentModel) in model.storage.entity === entity }
+        return inserted.models.contains(where: involved) || changed.models.contains(where: involved)
+            || deleted.models.contains(where: involved)
+    }
+}

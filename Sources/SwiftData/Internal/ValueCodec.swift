@@ -1,0 +1,171 @@
+/// Converts one attribute's Swift values to and from SQLite values.
+///
+/// The mapping (documented in DefiningModels.md):
+/// - `String`, `URL` (absolute string), `UUID` (uppercase string), `Decimal` (its exact decimal string) → TEXT;
+/// - `Bool` (0/1) and every fixed-width integer → INTEGER (`UInt64`/`UInt` above `Int64.max` keep their bit pattern);
+/// - `Double`, `Float`, `Date` (seconds since 2001-01-01, the exact `Double` `Date` holds) → REAL;
+/// - `Data` → BLOB;
+/// - `RawRepresentable` types whose raw value is one of the above → their raw value;
+/// - any other `Codable` value (structs, enums with payloads, arrays, sets, dictionaries) → TEXT holding JSON with
+///   sorted keys.
+/// An `Optional` stores `nil` as NULL.
+indirect enum ValueCodec: @unchecked Sendable {
+    // @unchecked: the closures capture only metatypes and are never mutated.
+    case string
+    case bool
+    case integer(encode: (Any) -> Int64, decode: (Int64) -> Any)
+    case double
+    case float
+    case date
+    case data
+    case url
+    case uuid
+    case decimal
+    case optional(ValueCodec, wrapping: (Any) -> Any, none: Any)
+    case rawRepresentable(ValueCodec, toRaw: (Any) -> Any, fromRaw: (Any) -> Any?)
+    case json(encode: (Any) throws -> String, decode: (String) throws -> Any)
+
+    /// The codec for a type, or nil when SwiftData cannot store it.
+    static func make(for type: any Any.Type) -> ValueCodec? {
+        if let optional = type as? any OptionalValue.Type {
+            guard let wrapped = make(for: optional.wrappedType) else { return nil }
+            return .optional(wrapped, wrapping: optional.wrapping, none: optional.noneValue)
+        }
+        if let primitive = primitive(for: type) { return primitive }
+        if let raw = type as? any RawRepresentable.Type, let codec = rawRepresentable(raw) { return codec }
+        if let codable = type as? any Codable.Type { return json(codable) }
+        return nil
+    }
+
+    private static func primitive(for type: any Any.Type) -> ValueCodec? {
+        switch type {
+        case is String.Type: .string
+        case is Bool.Type: .bool
+        case is Int.Type: integer(Int.self)
+        case is Int8.Type: integer(Int8.self)
+        case is Int16.Type: integer(Int16.self)
+        case is Int32.Type: integer(Int32.self)
+        case is Int64.Type: integer(Int64.self)
+        case is UInt.Type: integer(UInt.self)
+        case is UInt8.Type: integer(UInt8.self)
+        case is UInt16.Type: integer(UInt16.self)
+        case is UInt32.Type: integer(UInt32.self)
+        case is UInt64.Type: integer(UInt64.self)
+        case is Double.Type: .double
+        case is Float.Type: .float
+        case is Date.Type: .date
+        case is Data.Type: .data
+        case is URL.Type: .url
+        case is UUID.Type: .uuid
+        case is Decimal.Type: .decimal
+        default: nil
+        }
+    }
+
+    private static func integer<I: FixedWidthInteger>(_: I.Type) -> ValueCodec {
+        .integer(encode: { Int64(truncatingIfNeeded: $0 as! I) }, decode: { I(truncatingIfNeeded: $0) })
+    }
+
+    private static func rawRepresentable<R: RawRepresentable>(_: R.Type) -> ValueCodec? {
+        guard let raw = primitive(for: R.RawValue.self) else { return nil }
+        return .rawRepresentable(raw, toRaw: { ($0 as! R).rawValue }, fromRaw: { R(rawValue: $0 as! R.RawValue) })
+    }
+
+    private static func json<C: Codable>(_: C.Type) -> ValueCodec {
+        .json(
+            encode: { value in
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                return String(decoding: try encoder.encode(value as! C), as: UTF8.self)
+            },
+            decode: { text in try JSONDecoder().decode(C.self, from: Data(text.utf8)) }
+        )
+    }
+
+    /// The column type used in `CREATE TABLE`.
+    var columnType: String {
+        switch self {
+        case .string, .url, .uuid, .decimal, .json: "TEXT"
+        case .bool, .integer: "INTEGER"
+        case .double, .float, .date: "REAL"
+        case .data: "BLOB"
+        case .optional(let wrapped, _, _): wrapped.columnType
+        case .rawRepresentable(let raw, _, _): raw.columnType
+        }
+    }
+
+    /// True when the column may hold NULL.
+    var isOptional: Bool {
+        if case .optional = self { return true }
+        return false
+    }
+
+    // MARK: - Converting Values
+
+    /// The SQLite value for a Swift value of this codec's type.
+    func encode(_ value: Any) throws -> SQLiteValue {
+        switch self {
+        case .string: return .text(value as! String)
+        case .bool: return .integer((value as! Bool) ? 1 : 0)
+        case .integer(let encode, _): return .integer(encode(value))
+        case .double: return .real(value as! Double)
+        case .float: return .real(Double(value as! Float))
+        case .date: return .real((value as! Date).timeIntervalSinceReferenceDate)
+        case .data: return .blob([UInt8](value as! Data))
+        case .url: return .text((value as! URL).absoluteString)
+        case .uuid: return .text((value as! UUID).uuidString)
+        case .decimal: return .text((value as! Decimal).description)
+        case .optional(let wrapped, _, _):
+            if let optional = value as? any OptionalValue {
+                guard let inner = optional.wrappedAny else { return .null }
+                return try wrapped.encode(inner)
+            }
+            return try wrapped.encode(value)
+        case .rawRepresentable(let raw, let toRaw, _): return try raw.encode(toRaw(value))
+        case .json(let encode, _): return .text(try encode(value))
+        }
+    }
+
+    /// The Swift value for a SQLite value, or a `DecodingFailure` that says what was found.
+    func decode(_ value: SQLiteValue) throws -> Any {
+        switch (self, value) {
+        case (.optional(_, _, let none), .null): return none
+        case (.optional(let wrapped, let wrapping, _), _): return wrapping(try wrapped.decode(value))
+        case (.string, .text(let text)): return text
+        case (.bool, .integer(let number)): return number != 0
+        case (.integer(_, let decode), .integer(let number)): return decode(number)
+        case (.double, .real(let number)): return number
+        case (.double, .integer(let number)): return Double(number)
+        case (.float, .real(let number)): return Float(number)
+        case (.float, .integer(let number)): return Float(number)
+        case (.date, .real(let seconds)): return Date(timeIntervalSinceReferenceDate: seconds)
+        case (.date, .integer(let seconds)): return Date(timeIntervalSinceReferenceDate: Double(seconds))
+        case (.data, .blob(let bytes)): return Data(bytes)
+        case (.url, .text(let text)):
+            guard let url = URL(string: text) else { throw DecodingFailure(expected: "URL", found: value) }
+            return url
+        case (.uuid, .text(let text)):
+            guard let uuid = UUID(uuidString: text) else { throw DecodingFailure(expected: "UUID", found: value) }
+            return uuid
+        case (.decimal, .text(let text)):
+            guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                throw DecodingFailure(expected: "Decimal", found: value)
+            }
+            return decimal
+        case (.rawRepresentable(let raw, _, let fromRaw), _):
+            guard let decoded = fromRaw(try raw.decode(value)) else {
+                throw DecodingFailure(expected: "a known raw value", found: value)
+            }
+            return decoded
+        case (.json(_, let decode), .text(let text)): return try decode(text)
+        default: throw DecodingFailure(expected: columnType, found: value)
+        }
+    }
+}
+
+/// A stored value that does not fit the attribute's type (a store edited by hand, or a schema mismatch).
+struct DecodingFailure: Error, CustomStringConvertible {
+    let expected: String
+    let found: SQLiteValue
+    var description: String { "expected \(expected), found \(found)" }
+}

@@ -1,0 +1,216 @@
+/// The state behind one model instance: its values, identity, context and change tracking.
+///
+/// `DefaultBackingData<Model>` is this class typed by its model; the context and the store work with
+/// `ModelStorage` so they need no generic model type.
+class ModelStorage {
+    /// A slot whose property was never assigned.
+    struct Unset {}
+    /// A to-one relationship whose target is known by identifier but not loaded yet.
+    struct ToOneFault { let target: PersistentIdentifier? }
+    /// A relationship whose links are stored on the other side (or in a join table) and not loaded yet.
+    struct UnloadedRelationship {}
+
+    let entity: Schema.Entity
+    /// One slot per persisted property, in `entity.properties` order.
+    final var values: [Any]
+    final var identifier: PersistentIdentifier
+    final weak var context: ModelContext?
+    /// The model that owns this storage, once known.
+    final weak var model: (any PersistentModel)?
+    /// The values as last saved or fetched; nil for a model that was never saved.
+    final var committedValues: [Any]?
+    /// Slots changed since the last save.
+    final var changedSlots: Set<Int> = []
+    final var isDeleted = false
+    /// Relationship slots assigned before the model object was known; their inverses are updated on `bind`.
+    final var slotsAwaitingInverse: [Int] = []
+
+    init(entity: Schema.Entity) {
+        self.entity = entity
+        self.values = Array(repeating: Unset(), count: entity.storedProperties.count)
+        self.identifier = .temporary(entityName: entity.name)
+    }
+
+    init(entity: Schema.Entity, identifier: PersistentIdentifier, values: [Any]) {
+        self.entity = entity
+        self.values = values
+        self.identifier = identifier
+        self.committedValues = values
+    }
+
+    /// True when the model was inserted and not saved, or changed since the last save.
+    var hasChanges: Bool { committedValues == nil || !changedSlots.isEmpty }
+
+    // MARK: - Binding to the Model
+
+    /// Records the model that owns this storage, and updates inverses assigned before it was known.
+    final func bind(_ model: any PersistentModel) {
+        guard self.model == nil else { return }
+        self.model = model
+        let pending = slotsAwaitingInverse
+        slotsAwaitingInverse = []
+        for index in pending {
+            updateInverse(of: index, from: entity.storedProperties[index].emptyRelationshipValue, to: values[index])
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The value of a slot, loading a relationship that is not loaded yet.
+    final func value(at index: Int) -> Any {
+        let current = values[index]
+        switch current {
+        case let fault as ToOneFault:
+            let loaded = resolve(fault, for: entity.storedProperties[index])
+            values[index] = loaded
+            if committedValues != nil, !changedSlots.contains(index) { committedValues?[index] = loaded }
+            return loaded
+        case is UnloadedRelationship:
+            let loaded = loadRelationship(index)
+            values[index] = loaded
+            if committedValues != nil, !changedSlots.contains(index) { committedValues?[index] = loaded }
+            return loaded
+        case is Unset:
+            let property = entity.storedProperties[index]
+            if let relationship = property.relationshipInfo, relationship.isToMany || property.isOptional {
+                return property.emptyRelationshipValue
+            }
+            if property.isOptional { return property.noneValue }
+            preconditionFailure("\(entity.name).\(property.name) was read before it was given a value")
+        default:
+            return current
+        }
+    }
+
+    private func resolve(_ fault: ToOneFault, for property: Schema.Entity.Property) -> Any {
+        guard let target = fault.target, let context else { return property.noneValue }
+        guard let model = context.resolveModel(for: target) else { return property.noneValue }
+        return property.isOptional ? property.wrapOptional(model) : model
+    }
+
+    private func loadRelationship(_ index: Int) -> Any {
+        let property = entity.storedProperties[index]
+        guard let context else { return property.emptyRelationshipValue }
+        let models = context.loadRelatedModels(of: self, property: property)
+        if property.relationshipInfo?.isToMany == true { return property.makeCollection(models) }
+        guard let model = models.first else { return property.noneValue }
+        return property.isOptional ? property.wrapOptional(model) : model
+    }
+
+    // MARK: - Writing
+
+    /// Sets an attribute slot and records the change.
+    final func setAttribute(at index: Int, to newValue: Any) {
+        values[index] = newValue
+        noteChange(at: index)
+    }
+
+    /// Sets a relationship slot, records the change, and keeps the other side consistent.
+    final func setRelationship(at index: Int, to newValue: Any) {
+        let oldValue = values[index] is Unset ? entity.storedProperties[index].emptyRelationshipValue : value(at: index)
+        let normalized = entity.storedProperties[index].normalizedRelationshipValue(newValue)
+        values[index] = normalized
+        noteChange(at: index)
+        if model == nil {
+            slotsAwaitingInverse.append(index)
+            return
+        }
+        updateInverse(of: index, from: oldValue, to: normalized)
+    }
+
+    final func noteChange(at index: Int) {
+        guard committedValues != nil else { return }
+        let isFirstChange = changedSlots.isEmpty
+        changedSlots.insert(index)
+        if isFirstChange, let context, !isDeleted { context.noteChanged(self) }
+    }
+
+    // MARK: - Keeping Inverses Consistent
+
+    /// Updates the inverse side of a relationship slot after it changed from `oldValue` to `newValue`, and inserts
+    /// newly linked models into this model's context.
+    final func updateInverse(of index: Int, from oldValue: Any, to newValue: Any) {
+        guard let model else { return }
+        let property = entity.storedProperties[index]
+        let oldTargets = property.relatedModels(in: oldValue)
+        let newTargets = property.relatedModels(in: newValue)
+        let oldSet = Set(oldTargets.map { ObjectIdentifier($0) })
+        let newSet = Set(newTargets.map { ObjectIdentifier($0) })
+
+        for target in newTargets where !oldSet.contains(ObjectIdentifier(target)) {
+            adopt(target)
+        }
+        guard let inverse = property.relationshipInfo?.inverse else { return }
+        for target in oldTargets where !newSet.contains(ObjectIdentifier(target)) {
+            target.storage.removeFromSlot(inverse.index, model)
+        }
+        for target in newTargets where !oldSet.contains(ObjectIdentifier(target)) {
+            target.storage.addToSlot(inverse.index, model)
+        }
+    }
+
+    /// Brings a newly linked model into this model's context, refusing models of another context.
+    private func adopt(_ target: any PersistentModel) {
+        let targetStorage = target.storage
+        targetStorage.bind(target)
+        guard let context else { return }
+        if let other = targetStorage.context {
+            precondition(
+                other === context,
+                "Illegal attempt to relate \(entity.name) to \(targetStorage.entity.name), which belongs to a different ModelContext"
+            )
+            return
+        }
+        context.insert(target)
+    }
+
+    /// Removes `model` from this storage's relationship slot (the inverse side of a change elsewhere).
+    final func removeFromSlot(_ index: Int, _ other: any PersistentModel) {
+        let property = entity.storedProperties[index]
+        let current = value(at: index)
+        if property.relationshipInfo?.isToMany == true {
+            let remaining = property.relatedModels(in: current).filter { $0 !== other }
+            values[index] = property.makeCollection(remaining)
+        } else {
+            guard property.relatedModels(in: current).first === other else { return }
+            values[index] = property.noneValue
+        }
+        noteChange(at: index)
+    }
+
+    /// Adds `model` to this storage's relationship slot (the inverse side of a change elsewhere). For a to-one
+    /// slot, the previous target loses this model from its own side.
+    final func addToSlot(_ index: Int, _ other: any PersistentModel) {
+        let property = entity.storedProperties[index]
+        let current = value(at: index)
+        if property.relationshipInfo?.isToMany == true {
+            var models = property.relatedModels(in: current)
+            guard !models.contains(where: { $0 === other }) else { return }
+            models.append(other)
+            values[index] = property.makeCollection(models)
+        } else {
+            let previous = property.relatedModels(in: current).first
+            guard previous !== other else { return }
+            values[index] = property.isOptional ? property.wrapOptional(other) : other
+            if let previous, let model, let inverse = property.relationshipInfo?.inverse {
+                previous.storage.removeFromSlot(inverse.index, model)
+            }
+        }
+        noteChange(at: index)
+    }
+
+    // MARK: - Saving and Rolling Back
+
+    /// Marks the current values as saved.
+    final func commit() {
+        committedValues = values
+        changedSlots = []
+    }
+
+    /// Restores the values as last saved.
+    final func revert() {
+        if let committedValues { values = committedValues }
+        changedSlots = []
+        isDeleted = false
+    }
+}

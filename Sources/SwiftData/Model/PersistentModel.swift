@@ -1,0 +1,105 @@
+/// An interface that enables SwiftData to manage a Swift class as a stored model.
+///
+/// Don't conform to this protocol yourself: apply `@Model` to a class, which writes the conformance.
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, SendableMetatype {
+    /// Creates a model that reads and writes its values through the given backing data.
+    init(backingData: any BackingData<Self>)
+    /// The backing data that holds the model's values.
+    var persistentBackingData: any BackingData<Self> { get set }
+    /// What `@Model` records about each persisted property.
+    static var schemaMetadata: [Schema.PropertyMetadata] { get }
+}
+
+extension PersistentModel {
+    /// Creates the backing data for a new model that is not yet in a context.
+    public static func createBackingData() -> some BackingData<Self> {
+        DefaultBackingData<Self>(for: Self.self)
+    }
+
+    // MARK: - Identifying a Model
+
+    /// The identifier of the model: temporary until the model is first saved, permanent afterwards.
+    public var persistentModelID: PersistentIdentifier { storage.identifier }
+
+    /// The model's identity for `Identifiable`: its `persistentModelID`.
+    public var id: PersistentIdentifier { persistentModelID }
+
+    // MARK: - Model State
+
+    /// The context that manages the model, or nil when the model has not been inserted.
+    public var modelContext: ModelContext? { storage.context }
+
+    /// True when the model has unsaved changes: it was inserted or changed since the last save.
+    public var hasChanges: Bool { storage.hasChanges }
+
+    /// True when the model was deleted from its context (and the deletion may not be saved yet).
+    public var isDeleted: Bool { storage.isDeleted }
+
+    // MARK: - Reading and Writing Values
+
+    /// The value of an attribute.
+    public func getValue<Value>(forKey key: KeyPath<Self, Value>) -> Value where Value: Decodable {
+        persistentBackingData.getValue(forKey: key)
+    }
+
+    /// The value of a to-one relationship that is not optional.
+    public func getValue<Value>(forKey key: KeyPath<Self, Value>) -> Value where Value: PersistentModel {
+        storage.bind(self)
+        return persistentBackingData.getValue(forKey: key)
+    }
+
+    /// The value of an optional to-one relationship.
+    public func getValue<Value>(forKey key: KeyPath<Self, Value?>) -> Value? where Value: PersistentModel {
+        storage.bind(self)
+        return persistentBackingData.getValue(forKey: key)
+    }
+
+    /// The value of a to-many relationship.
+    public func getValue<Value, OtherModel>(forKey key: KeyPath<Self, Value>) -> Value
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        storage.bind(self)
+        return persistentBackingData.getValue(forKey: key)
+    }
+
+    /// Sets an attribute.
+    public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) where Value: Encodable {
+        persistentBackingData.setValue(forKey: key, to: newValue)
+    }
+
+    /// Sets a to-one relationship that is not optional, updating the inverse relationship.
+    public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) where Value: PersistentModel {
+        storage.bind(self)
+        persistentBackingData.setValue(forKey: key, to: newValue)
+    }
+
+    /// Sets an optional to-one relationship, updating the inverse relationship.
+    public func setValue<Value>(forKey key: KeyPath<Self, Value?>, to newValue: Value?) where Value: PersistentModel {
+        storage.bind(self)
+        persistentBackingData.setValue(forKey: key, to: newValue)
+    }
+
+    /// Sets a to-many relationship, updating the inverse relationship of every added or removed model.
+    public func setValue<Value, OtherModel>(forKey key: KeyPath<Self, Value>, to newValue: Value)
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        storage.bind(self)
+        persistentBackingData.setValue(forKey: key, to: newValue)
+    }
+
+    // MARK: - Internal
+
+    /// The model's storage, bound to the model.
+    var storage: ModelStorage {
+        guard let storage = persistentBackingData as? ModelStorage else {
+            preconditionFailure("\(Self.self) uses a BackingData that SwiftData did not create")
+        }
+        return storage
+    }
+}
+
+extension PersistentModel {
+    /// Models are equal when they are the same instance; a context holds one instance per identifier.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+
+    /// Hashes the instance's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

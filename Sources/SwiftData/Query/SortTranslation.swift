@@ -1,0 +1,34 @@
+/// Translates sort descriptors to an SQL `ORDER BY` clause.
+enum SortTranslation {
+    /// The `ORDER BY` clause, ending with the primary key so ties keep store order as Swift's stable sort does.
+    ///
+    /// - Throws: `UnsupportedPredicateNode` when a descriptor sorts by something that is not a stored column, or
+    ///   compares strings in a localized or case-insensitive way, which SQLite cannot reproduce exactly.
+    static func orderBy<T: PersistentModel>(
+        _ descriptors: [SortDescriptor<T>],
+        entity: Schema.Entity,
+        layout: SQLiteTableLayout
+    ) throws -> String {
+        var terms: [String] = []
+        for descriptor in descriptors {
+            guard let keyPath = descriptor.keyPath, let index = entity.indexIfPersisted(keyPath),
+                layout.columnIndexByProperty[index] != nil
+            else {
+                throw UnsupportedPredicateNode(reason: "sort key path is not a stored column of \(entity.name)")
+            }
+            if let comparator = descriptor.stringComparator, comparator != .lexical {
+                throw UnsupportedPredicateNode(reason: "localized string sorting runs in memory")
+            }
+            let property = entity.storedProperties[index]
+            if case .json? = property.codec?.unwrappedCodec {
+                throw UnsupportedPredicateNode(reason: "\(property.name) is stored as JSON")
+            }
+            if case .decimal? = property.codec?.unwrappedCodec {
+                throw UnsupportedPredicateNode(reason: "decimals are sorted in memory")
+            }
+            terms.append("\(quoted(property.name)) \(descriptor.order == .forward ? "ASC" : "DESC")")
+        }
+        terms.append(quoted(SQLiteTableLayout.primaryKey))
+        return terms.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,120 @@
+internal import Synchronization
+
+/// Builds each model type's `Schema.Entity` once per process, together with every entity reachable through its
+/// relationships, and resolves inverses and relationship storage before publishing them.
+final class EntityRegistry: Sendable {
+    static let shared = EntityRegistry()
+
+    private let entities = Mutex<[ObjectIdentifier: Schema.Entity]>([:])
+
+    func entity<Model: PersistentModel>(for modelType: Model.Type) -> Schema.Entity {
+        entity(forType: modelType)
+    }
+
+    func entity(forType modelType: any PersistentModel.Type) -> Schema.Entity {
+        entities.withLock { known in
+            if let entity = known[ObjectIdentifier(modelType)] { return entity }
+            var built: [Schema.Entity] = []
+            var worklist: [any PersistentModel.Type] = [modelType]
+            while let next = worklist.popLast() {
+                guard known[ObjectIdentifier(next)] == nil else { continue }
+                let entity = makeEntity(next)
+                known[ObjectIdentifier(next)] = entity
+                built.append(entity)
+                worklist += entity.storedProperties.compactMap { $0.relationshipInfo?.destinationType }
+            }
+            for entity in built {
+                for property in entity.storedProperties {
+                    guard let info = property.relationshipInfo else { continue }
+                    info.destination = known[ObjectIdentifier(info.destinationType)]
+                }
+            }
+            for entity in built { resolveInverses(of: entity) }
+            for entity in built { resolveStorage(of: entity) }
+            return known[ObjectIdentifier(modelType)]!
+        }
+    }
+
+    private func makeEntity<Model: PersistentModel>(_ modelType: Model.Type) -> Schema.Entity {
+        Schema.Entity(modelType: modelType)
+    }
+
+    /// Finds each relationship's inverse: the declared `inverse:` key path, a relationship on the other side that
+    /// declares this one as its inverse, or, when exactly one relationship on each side links the two entities,
+    /// that one.
+    private func resolveInverses(of entity: Schema.Entity) {
+        for property in entity.storedProperties {
+            guard let info = property.relationshipInfo, info.inverse == nil else { continue }
+            let destination = info.destination!
+            var inverse: Schema.Entity.Property?
+            if let keyPath = info.declaration.inverseKeyPath, let index = destination.indexIfPersisted(keyPath) {
+                inverse = destination.storedProperties[index]
+            } else {
+                let declaringThis = destination.storedProperties.filter {
+                    $0.relationshipInfo?.declaration.inverseKeyPath == property.keyPath
+                }
+                if declaringThis.count == 1 {
+                    inverse = declaringThis[0]
+                } else {
+                    inverse = inferredInverse(of: property, in: entity, destination: destination)
+                }
+            }
+            guard let inverse, inverse !== property else { continue }
+            info.inverse = inverse
+            inverse.relationshipInfo?.inverse = property
+            info.declaration.inverseName = inverse.name
+            inverse.relationshipInfo?.declaration.inverseName = property.name
+        }
+    }
+
+    private func inferredInverse(
+        of property: Schema.Entity.Property,
+        in entity: Schema.Entity,
+        destination: Schema.Entity
+    ) -> Schema.Entity.Property? {
+        func undeclared(_ candidate: Schema.Entity.Property, pointingTo target: Schema.Entity) -> Bool {
+            guard let info = candidate.relationshipInfo else { return false }
+            return info.destination === target && info.declaration.inverseKeyPath == nil
+        }
+        let fromHere = entity.storedProperties.filter { undeclared($0, pointingTo: destination) }
+        let fromThere = destination.storedProperties.filter {
+            undeclared($0, pointingTo: entity) && $0 !== property
+        }
+        guard fromHere.count == 1, fromThere.count == 1, entity !== destination || fromHere[0] !== fromThere[0] else {
+            return nil
+        }
+        if entity === destination { return nil }
+        return fromThere[0]
+    }
+
+    /// Decides where each relationship's links are stored (see `RelationshipStorage`).
+    private func resolveStorage(of entity: Schema.Entity) {
+        for property in entity.storedProperties {
+            guard let info = property.relationshipInfo else { continue }
+            let ownName = "\(entity.name).\(property.name)"
+            guard let inverse = info.inverse, let inverseInfo = inverse.relationshipInfo else {
+                info.storage =
+                    info.isToMany
+                    ? .joinTable(name: "\(entity.name)_\(property.name)", ownerColumn: "owner", targetColumn: "target")
+                    : .foreignKey(column: property.name)
+                continue
+            }
+            let inverseName = "\(info.destination.name).\(inverse.name)"
+            let ownsLink = ownName < inverseName
+            switch (info.isToMany, inverseInfo.isToMany) {
+            case (false, true):
+                info.storage = .foreignKey(column: property.name)
+            case (true, false):
+                info.storage = .inverseForeignKey(column: inverse.name)
+            case (false, false):
+                info.storage = ownsLink ? .foreignKey(column: property.name) : .inverseForeignKey(column: inverse.name)
+            case (true, true):
+                let owner = ownsLink ? entity.name + "_" + property.name : info.destination.name + "_" + inverse.name
+                info.storage =
+                    ownsLink
+                    ? .joinTable(name: owner, ownerColumn: "owner", targetColumn: "target")
+                    : .joinTable(name: owner, ownerColumn: "target", targetColumn: "owner")
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+extension Schema {
+    /// A persisted, non-relationship property of an entity.
+    public class Attribute: SchemaProperty, Hashable, CustomStringConvertible, @unchecked Sendable {
+        // @unchecked: every stored property is a `let` set at creation; `defaultValue` is only read.
+
+        /// Options that change how SwiftData stores an attribute.
+        public struct Option: Hashable, Sendable, CustomStringConvertible {
+            enum Kind: Hashable, Sendable {
+                case unique, externalStorage, spotlight, allowsCloudEncryption, preserveValueOnDeletion, ephemeral
+                case transformableType(ObjectIdentifier, String)
+                case transformableName(String)
+            }
+            let kind: Kind
+
+            /// Ensures the property's value is unique across all models of the same type. Inserting a model whose
+            /// value matches a stored one updates that stored model instead (an upsert).
+            public static var unique: Option { Option(kind: .unique) }
+            /// Stores the property's value as binary data adjacent to the model storage.
+            public static var externalStorage: Option { Option(kind: .externalStorage) }
+            /// Indexes the property's value for search. On Linux the index is a SQLite full-text index.
+            public static var spotlight: Option { Option(kind: .spotlight) }
+            /// Stores the property's value in an encrypted form when synced.
+            public static var allowsCloudEncryption: Option { Option(kind: .allowsCloudEncryption) }
+            /// Preserves the property's value in the persistent history when the context deletes the owning model.
+            public static var preserveValueOnDeletion: Option { Option(kind: .preserveValueOnDeletion) }
+            /// Tracks changes to this property but doesn't persist them.
+            public static var ephemeral: Option { Option(kind: .ephemeral) }
+            /// Transforms the property's value between an in-memory form and a persisted form with a transformer
+            /// type.
+            public static func transformable(by transformerType: Any.Type) -> Option {
+                Option(kind: .transformableType(ObjectIdentifier(transformerType), String(describing: transformerType)))
+            }
+            /// Transforms the property's value with the transformer registered under a name.
+            public static func transformable(by transformerName: String) -> Option {
+                Option(kind: .transformableName(transformerName))
+            }
+
+            /// The option's name.
+            public var description: String {
+                switch kind {
+                case .unique: "unique"
+                case .externalStorage: "externalStorage"
+                case .spotlight: "spotlight"
+                case .allowsCloudEncryption: "allowsCloudEncryption"
+                case .preserveValueOnDeletion: "preserveValueOnDeletion"
+                case .ephemeral: "ephemeral"
+                case .transformableType(_, let name): "transformable(by: \(name))"
+                case .transformableName(let name): "transformable(by: \"\(name)\")"
+                }
+            }
+        }
+
+        /// The attribute's name.
+        public private(set) var name: String
+        /// The attribute's name in an earlier schema version, or its current name.
+        public var originalName: String { declaredOriginalName ?? name }
+        /// The options given with `@Attribute`.
+        public let options: [Option]
+        /// The Swift type of the attribute's value.
+        public private(set) var valueType: any Any.Type
+        /// The value written in the property's declaration, or nil.
+        public private(set) var defaultValue: Any?
+        /// A value that changes the attribute's schema hash without changing anything else.
+        public let hashModifier: String?
+        let declaredOriginalName: String?
+
+        /// Creates attribute metadata, as `@Attribute` does.
+        public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil) {
+            self.name = ""
+            self.options = options
+            self.valueType = Any.self
+            self.declaredOriginalName = originalName
+            self.hashModifier = hashModifier
+        }
+
+        /// Creates a fully described attribute.
+        public init(
+            name: String,
+            originalName: String? = nil,
+            options: [Option] = [],
+            valueType: any Any.Type,
+            defaultValue: Any? = nil,
+            hashModifier: String? = nil
+        ) {
+            self.name = name
+            self.options = options
+            self.valueType = valueType
+            self.defaultValue = defaultValue
+            self.declaredOriginalName = originalName
+            self.hashModifier = hashModifier
+        }
+
+        /// Always true.
+        public var isAttribute: Bool { true }
+        /// Always false.
+        public var isRelationship: Bool { false }
+        /// True for `.ephemeral` attributes, which are tracked but not persisted.
+        public var isTransient: Bool { options.contains(.ephemeral) }
+        /// True when the value type is an `Optional`.
+        public var isOptional: Bool { valueType is any OptionalValue.Type }
+        /// True for `.unique` attributes.
+        public var isUnique: Bool { options.contains(.unique) }
+        /// True for attributes stored through a value transformer.
+        public var isTransformable: Bool {
+            options.contains {
+                if case .transformableType = $0.kind { return true }
+                if case .transformableName = $0.kind { return true }
+                return false
+            }
+        }
+
+        /// The attribute's name, type and options.
+        public var description: String {
+            "Attribute(name: \(name), valueType: \(valueType), options: \(options))"
+        }
+
+        /// Compares name, type and options.
+        public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
+            lhs.name == rhs.name && lhs.valueType == rhs.valueType && lhs.options == rhs.options
+                && lhs.declaredOriginalName == rhs.declaredOriginalName && lhs.hashModifier == rhs.hashModifier
+        }
+
+        /// Hashes the name and options.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(options)
+        }
+
+        /// A copy of this attribute completed with what `@Model` knows about the property.
+        func completed(name: String, valueType: any Any.Type, defaultValue: Any?) -> Attribute {
+            Attribute(
+                name: name,
+                originalName: declaredOriginalName,
+                options: options,
+                valueType: valueType,
+                defaultValue: defaultValue,
+                hashModifier: hashModifier
+            )
+        }
+    }
+
+    /// An attribute whose value is a `Codable` structure, described by the attributes of its fields.
+    public class CompositeAttribute: Attribute, @unchecked Sendable {
+        // @unchecked: immutable after creation, like `Attribute`.
+        /// The attributes of the structure's fields.
+        public let properties: [Attribute]
+
+        /// Creates a composite attribute.
+        public init(
+            name: String,
+            originalName: String? = nil,
+            options: [Option] = [],
+            valueType: any Any.Type,
+            defaultValue: Any? = nil,
+            hashModifier: String? = nil,
+            properties: [Attribute] = []
+        ) {
+            self.properties = properties
+            super.init(
+                name: name,
+                originalName: originalName,
+                options: options,
+                valueType: valueType,
+                defaultValue: defaultValue,
+                hashModifier: hashModifier
+            )
+        }
+    }
+}

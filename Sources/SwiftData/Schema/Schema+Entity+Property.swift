@@ -1,0 +1,134 @@
+extension Schema.Entity {
+    /// One persisted property with what the runtime needs to read, write and store it.
+    final class Property: @unchecked Sendable {
+        // @unchecked: immutable after the registry publishes the entity (see `RelationshipInfo`).
+        let index: Int
+        let name: String
+        let keyPath: AnyKeyPath
+        let valueType: any Any.Type
+        let defaultValue: Any?
+        /// The completed `Schema.Attribute` or `Schema.Relationship`.
+        let schemaProperty: any SchemaProperty
+        /// How attribute values map to SQLite, or nil for relationships and unsupported types.
+        let codec: ValueCodec?
+        /// Relationship details, or nil for attributes.
+        let relationshipInfo: RelationshipInfo?
+        /// True when the value type is an `Optional`.
+        let isOptional: Bool
+        /// `nil` of the property's type, for optional properties.
+        let noneValue: Any
+        private let optionalType: (any OptionalValue.Type)?
+
+        init(index: Int, metadata: Schema.PropertyMetadata) {
+            self.index = index
+            self.name = metadata.name
+            self.keyPath = metadata.keypath
+            let valueType = type(of: metadata.keypath).valueType
+            self.valueType = valueType
+            self.defaultValue = metadata.defaultValue
+            self.optionalType = valueType as? any OptionalValue.Type
+            self.isOptional = optionalType != nil
+            self.noneValue = optionalType?.noneValue ?? ()
+
+            let unwrapped = unwrappedValueType(valueType)
+            let destinationType: (any PersistentModel.Type)?
+            let isToMany: Bool
+            if let collection = unwrapped as? any ModelCollectionValue.Type {
+                destinationType = collection.elementType
+                isToMany = true
+            } else {
+                destinationType = unwrapped as? any PersistentModel.Type
+                isToMany = false
+            }
+
+            if let destinationType {
+                let declared = metadata.metadata as? Schema.Relationship ?? Schema.Relationship()
+                let relationship = Schema.Relationship(
+                    copying: declared,
+                    name: metadata.name,
+                    keypath: metadata.keypath,
+                    valueType: valueType,
+                    destination: String(describing: destinationType)
+                )
+                self.schemaProperty = relationship
+                self.relationshipInfo = RelationshipInfo(
+                    declaration: relationship,
+                    destinationType: destinationType,
+                    isToMany: isToMany
+                )
+                self.codec = nil
+            } else {
+                let declared = metadata.metadata as? Schema.Attribute ?? Schema.Attribute()
+                self.schemaProperty = declared.completed(
+                    name: metadata.name,
+                    valueType: valueType,
+                    defaultValue: metadata.defaultValue
+                )
+                self.relationshipInfo = nil
+                self.codec = ValueCodec.make(for: valueType)
+            }
+        }
+
+        var isRelationship: Bool { relationshipInfo != nil }
+
+        // MARK: - Relationship Values
+
+        /// `Optional.some(model)` of this property's type.
+        func wrapOptional(_ model: any PersistentModel) -> Any {
+            optionalType?.wrapping(model) ?? model
+        }
+
+        /// The value of an empty relationship: `nil` for to-one, an empty collection for to-many.
+        var emptyRelationshipValue: Any {
+            guard let relationshipInfo, relationshipInfo.isToMany else { return noneValue }
+            return makeCollection([])
+        }
+
+        /// A to-many value of this property's type holding the given models.
+        func makeCollection(_ models: [any PersistentModel]) -> Any {
+            guard let collection = valueType as? any ModelCollectionValue.Type else { return models }
+            return collection.makeValue(models)
+        }
+
+        /// The models a relationship value refers to.
+        func relatedModels(in value: Any) -> [any PersistentModel] {
+            if let collection = value as? any ModelCollectionValue { return collection.modelElements }
+            if let model = unwrappedValue(value) as? any PersistentModel { return [model] }
+            return []
+        }
+
+        /// The value to keep for a relationship: an optional to-many that is `nil` becomes an empty collection.
+        func normalizedRelationshipValue(_ value: Any) -> Any {
+            guard relationshipInfo?.isToMany == true else { return value }
+            return makeCollection(relatedModels(in: value))
+        }
+    }
+
+    /// What the runtime knows about a relationship: destination, inverse and where its links are stored.
+    final class RelationshipInfo: @unchecked Sendable {
+        // @unchecked: `destination`, `inverse` and `storage` are set once by `EntityRegistry`, under its lock,
+        // before the entity is published; they are only read afterwards.
+        let declaration: Schema.Relationship
+        let destinationType: any PersistentModel.Type
+        let isToMany: Bool
+        unowned(unsafe) var destination: Schema.Entity!
+        unowned(unsafe) var inverse: Property?
+        var storage: RelationshipStorage = .foreignKey(column: "")
+
+        init(declaration: Schema.Relationship, destinationType: any PersistentModel.Type, isToMany: Bool) {
+            self.declaration = declaration
+            self.destinationType = destinationType
+            self.isToMany = isToMany
+        }
+    }
+
+    /// Where the links of a relationship live in SQLite.
+    enum RelationshipStorage: Sendable {
+        /// A column of this entity's table holding the target's primary key.
+        case foreignKey(column: String)
+        /// A column of the destination's table (the inverse to-one) holding this model's primary key.
+        case inverseForeignKey(column: String)
+        /// A join table with one row per link; `ownerColumn` holds this model's key.
+        case joinTable(name: String, ownerColumn: String, targetColumn: String)
+    }
+}

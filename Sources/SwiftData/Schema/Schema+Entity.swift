@@ -1,0 +1,116 @@
+internal import Synchronization
+
+extension Schema {
+    /// An entity: the schema's description of one model type.
+    public final class Entity: Hashable, CustomStringConvertible, @unchecked Sendable {
+        // @unchecked: built once under the registry's lock and only read afterwards, except the relationship
+        // information that `EntityRegistry` completes before it publishes the entity.
+
+        /// The entity's name: the model class's name.
+        public let name: String
+        /// The entity's persisted properties, in declaration order.
+        public var properties: [any SchemaProperty] { storedProperties.map(\.schemaProperty) }
+        /// The entity's attributes.
+        public var attributes: Set<Attribute> { Set(storedProperties.compactMap { $0.schemaProperty as? Attribute }) }
+        /// The entity's relationships.
+        public var relationships: Set<Relationship> {
+            Set(storedProperties.compactMap { $0.schemaProperty as? Relationship })
+        }
+        /// The entity's attributes by name.
+        public var attributesByName: [String: Attribute] {
+            Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, $0) })
+        }
+        /// The entity's relationships by name.
+        public var relationshipsByName: [String: Relationship] {
+            Dictionary(uniqueKeysWithValues: relationships.map { ($0.name, $0) })
+        }
+        /// The entity's persisted properties by name.
+        public var storedPropertiesByName: [String: any SchemaProperty] {
+            Dictionary(uniqueKeysWithValues: storedProperties.map { ($0.name, $0.schemaProperty) })
+        }
+        /// Groups of property names whose values must be unique together.
+        public var uniquenessConstraints: [[String]] {
+            storedProperties.filter { $0.schemaProperty.isUnique }.map { [$0.name] }
+        }
+        /// Groups of property names that are indexed together.
+        public var indices: [[String]] { [] }
+        /// The entity this entity inherits from, if any.
+        public var superentity: Entity? { nil }
+        /// The name of the entity this entity inherits from, if any.
+        public var superentityName: String? { superentity?.name }
+        /// The entities that inherit from this one.
+        public var subentities: Set<Entity> { [] }
+
+        /// The entity's name and properties.
+        public var description: String { "Entity(\(name), properties: \(storedProperties.map(\.name)))" }
+
+        /// Entities are equal when they describe the same model type.
+        public static func == (lhs: Entity, rhs: Entity) -> Bool { lhs === rhs || lhs.name == rhs.name && lhs.storedProperties.map(\.name) == rhs.storedProperties.map(\.name) }
+
+        /// Hashes the entity's name.
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+        // MARK: - Internal
+
+        /// The model type this entity describes.
+        let modelType: any PersistentModel.Type
+        /// Persisted properties with what the runtime needs to read, write and store them.
+        let storedProperties: [Property]
+        private let indexByKeyPath: [AnyKeyPath: Int]
+        let indexByName: [String: Int]
+        private let modelFactory: (Entity, PersistentIdentifier, [Any]) -> any PersistentModel
+
+        init<Model: PersistentModel>(modelType: Model.Type) {
+            self.modelType = modelType
+            self.name = Schema.entityName(for: modelType)
+            let metadata = modelType.schemaMetadata
+            var properties: [Property] = []
+            for (index, entry) in metadata.enumerated() {
+                properties.append(Property(index: index, metadata: entry))
+            }
+            self.storedProperties = properties
+            self.indexByKeyPath = Dictionary(uniqueKeysWithValues: properties.map { ($0.keyPath, $0.index) })
+            self.indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
+            self.modelFactory = { entity, identifier, values in
+                let storage = DefaultBackingData<Model>(entity: entity, identifier: identifier, values: values)
+                let model = Model(backingData: storage)
+                storage.bind(model)
+                return model
+            }
+        }
+
+        /// Creates a model of this entity around stored values.
+        func makeModel(identifier: PersistentIdentifier, values: [Any]) -> any PersistentModel {
+            modelFactory(self, identifier, values)
+        }
+
+        /// The entity for a model type, built once per process.
+        static func of<Model: PersistentModel>(_ modelType: Model.Type) -> Entity {
+            EntityRegistry.shared.entity(for: modelType)
+        }
+
+        /// The slot index of a persisted property's key path.
+        func index(of keyPath: AnyKeyPath) -> Int {
+            guard let index = indexByKeyPath[keyPath] else {
+                preconditionFailure("\(keyPath) is not a persisted property of \(name)")
+            }
+            return index
+        }
+
+        /// The slot index of a key path, or nil when it is not a persisted property.
+        func indexIfPersisted(_ keyPath: AnyKeyPath) -> Int? { indexByKeyPath[keyPath] }
+
+        /// The property with a given name.
+        func property(named name: String) -> Property? { indexByName[name].map { storedProperties[$0] } }
+
+        /// The table that stores this entity.
+        var tableName: String { name }
+    }
+}
+
+extension Schema {
+    /// The entity name SwiftData uses for a model type: the class's own name.
+    public static func entityName<Model: PersistentModel>(for modelType: Model.Type) -> String {
+        String(describing: modelType)
+    }
+}

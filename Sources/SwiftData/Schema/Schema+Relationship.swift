@@ -1,0 +1,127 @@
+extension Schema {
+    /// A property of an entity that refers to other models.
+    public class Relationship: SchemaProperty, Hashable, CustomStringConvertible, @unchecked Sendable {
+        // @unchecked: every stored property is set at creation and only read afterwards.
+
+        /// What happens to related models when the owning model is deleted.
+        public enum DeleteRule: String, Codable, Hashable, Sendable, CaseIterable {
+            /// Deletes any related models.
+            case cascade
+            /// Prevents the deletion of a model that still refers to other models through this relationship.
+            case deny
+            /// Makes no changes to related models; they keep referring to the deleted model.
+            case noAction
+            /// Removes the deleted model from related models' inverse relationship. The default.
+            case nullify
+        }
+
+        /// Options that change how SwiftData manages a relationship.
+        public struct Option: Hashable, Sendable {
+            let name: String
+            /// Ensures the relationship's value is unique across all models of the same type.
+            public static var unique: Option { Option(name: "unique") }
+        }
+
+        /// The relationship's name.
+        public private(set) var name: String
+        /// The relationship's name in an earlier schema version, or its current name.
+        public var originalName: String { declaredOriginalName ?? name }
+        /// The options given with `@Relationship`.
+        public let options: [Option]
+        /// The rule applied to related models when the owning model is deleted.
+        public let deleteRule: DeleteRule
+        /// The fewest related models allowed, or nil.
+        public let minimumModelCount: Int?
+        /// The most related models allowed (0 means no limit), or nil.
+        public let maximumModelCount: Int?
+        /// The key path of the relationship on its model.
+        public private(set) var keypath: AnyKeyPath?
+        /// The key path of the inverse relationship, when declared.
+        public private(set) var inverseKeyPath: AnyKeyPath?
+        /// The name of the inverse relationship, once known.
+        public internal(set) var inverseName: String?
+        /// The name of the entity on the other side.
+        public private(set) var destination: String
+        /// A value that changes the relationship's schema hash without changing anything else.
+        public let hashModifier: String?
+        /// The Swift type of the relationship's value.
+        public private(set) var valueType: any Any.Type
+        let declaredOriginalName: String?
+        /// True when `inverse:` was written, even as `nil`.
+        let declaresInverse: Bool
+
+        /// Creates relationship metadata, as `@Relationship` does.
+        public init(
+            _ options: Option...,
+            deleteRule: DeleteRule = .nullify,
+            minimumModelCount: Int? = 0,
+            maximumModelCount: Int? = 0,
+            originalName: String? = nil,
+            inverse: AnyKeyPath? = nil,
+            hashModifier: String? = nil
+        ) {
+            self.name = ""
+            self.options = options
+            self.deleteRule = deleteRule
+            self.minimumModelCount = minimumModelCount
+            self.maximumModelCount = maximumModelCount
+            self.declaredOriginalName = originalName
+            self.inverseKeyPath = inverse
+            self.declaresInverse = inverse != nil
+            self.hashModifier = hashModifier
+            self.destination = ""
+            self.valueType = Any.self
+        }
+
+        init(
+            copying other: Relationship,
+            name: String,
+            keypath: AnyKeyPath,
+            valueType: any Any.Type,
+            destination: String
+        ) {
+            self.name = name
+            self.options = other.options
+            self.deleteRule = other.deleteRule
+            self.minimumModelCount = other.minimumModelCount
+            self.maximumModelCount = other.maximumModelCount
+            self.declaredOriginalName = other.declaredOriginalName
+            self.inverseKeyPath = other.inverseKeyPath
+            self.declaresInverse = other.declaresInverse
+            self.hashModifier = other.hashModifier
+            self.keypath = keypath
+            self.valueType = valueType
+            self.destination = destination
+        }
+
+        /// True when the relationship refers to at most one model.
+        public var isToOneRelationship: Bool { !(unwrappedValueType(valueType) is any RelationshipCollection.Type) }
+        /// Always false.
+        public var isAttribute: Bool { false }
+        /// Always true.
+        public var isRelationship: Bool { true }
+        /// Always false.
+        public var isTransient: Bool { false }
+        /// True when the value type is an `Optional`.
+        public var isOptional: Bool { valueType is any OptionalValue.Type }
+        /// True for `.unique` relationships.
+        public var isUnique: Bool { options.contains(.unique) }
+
+        /// The relationship's name, destination and rule.
+        public var description: String {
+            "Relationship(name: \(name), destination: \(destination), deleteRule: \(deleteRule))"
+        }
+
+        /// Compares name, destination and rule.
+        public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
+            lhs.name == rhs.name && lhs.destination == rhs.destination && lhs.deleteRule == rhs.deleteRule
+                && lhs.inverseName == rhs.inverseName && lhs.options == rhs.options
+        }
+
+        /// Hashes the name and destination.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(destination)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// A version of an app's schema: its version identifier and the model types it contains.
+public protocol VersionedSchema: SendableMetatype {
+    /// The schema's version.
+    static var versionIdentifier: Schema.Version { get }
+    /// The model types of this version.
+    static var models: [any PersistentModel.Type] { get }
+}
+
+/// The ordered versions of a schema and the stages that migrate a store from one to the next.
+public protocol SchemaMigrationPlan: SendableMetatype {
+    /// Every version of the schema, oldest first.
+    static var schemas: [any VersionedSchema.Type] { get }
+    /// The stages between consecutive versions.
+    static var stages: [MigrationStage] { get }
+}
+
+/// One step of a migration plan.
+public enum MigrationStage: @unchecked Sendable {
+    // @unchecked: stages are built from metatypes and closures that the plan declares statically.
+    /// A migration SwiftData infers from the differences between two versions.
+    case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
+    /// A migration with code that runs before and after the schema changes.
+    case custom(
+        fromVersion: any VersionedSchema.Type,
+        toVersion: any VersionedSchema.Type,
+        willMigrate: ((ModelContext) throws -> Void)?,
+        didMigrate: ((ModelContext) throws -> Void)?
+    )
+}

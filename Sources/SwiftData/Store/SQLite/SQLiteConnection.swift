@@ -1,0 +1,81 @@
+internal import CSQLite
+
+/// One connection to a SQLite database, with a prepared-statement cache and a log of executed SQL.
+///
+/// Related SQLite documentation: https://www.sqlite.org/c3ref/open.html
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+    /// Every SQL string executed or prepared through `statement(_:)`, for tests (`statementLog`).
+    private(set) var statementLog: [String] = []
+
+    /// Opens a connection. `path` is a file path or `:memory:`.
+    init(path: String, readOnly: Bool) throws {
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(resultCode: code, extendedResultCode: code, message: message, sql: nil)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5_000)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: - Executing SQL
+
+    /// Runs one or more statements that return no rows and take no values.
+    func execute(_ sql: String) throws {
+        statementLog.append(sql)
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code, sql: sql) }
+    }
+
+    /// A cached prepared statement for the SQL.
+    func statement(_ sql: String) throws -> SQLiteStatement {
+        statementLog.append(sql)
+        if let cached = statements[sql] { return cached }
+        let statement = try SQLiteStatement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// The rowid of the last inserted row.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it throws.
+    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func error(_ code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(
+            resultCode: code & 0xFF,
+            extendedResultCode: sqlite3_extended_errcode(handle),
+            message: String(cString: sqlite3_errmsg(handle)),
+            sql: sql
+        )
+    }
+}
+
+/// Quotes an SQL identifier: `name` → `"name"`, doubling any quote inside.
+func quoted(_ identifier: String) -> String {
+    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

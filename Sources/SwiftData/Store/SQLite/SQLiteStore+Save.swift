@@ -1,0 +1,275 @@
+/// The models one save writes to one store.
+struct StoreChanges {
+    var inserted: [ModelStorage] = []
+    var updated: [ModelStorage] = []
+    var deleted: [ModelStorage] = []
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+extension SQLiteStore {
+    // MARK: - Saving
+
+    /// Writes the changes in one transaction and returns the primary key each inserted model got, by storage.
+    ///
+    /// An inserted model whose unique values match a stored row (or an earlier insert of the same save) takes that
+    /// row's key and overwrites it: Apple's upsert. Nothing is written when this throws.
+    func save(_ changes: StoreChanges) throws -> [ObjectIdentifier: Int64] {
+        guard configuration.allowsSave else {
+            throw SwiftDataError(.modelValidationFailure, "the store \(configuration.name) was opened with allowsSave: false")
+        }
+        return try withConnection { connection in
+            var writer = SQLiteSaveWriter(store: self, connection: connection)
+            do {
+                try connection.inTransaction {
+                    try writer.write(changes)
+                }
+            } catch let error as SQLiteError {
+                throw SwiftDataError(
+                    .modelValidationFailure,
+                    "saving failed; nothing was written",
+                    sql: error.sql,
+                    underlying: error
+                )
+            }
+            return writer.assignedKeys
+        }
+    }
+}
+
+/// Writes one save's changes inside its transaction.
+struct SQLiteSaveWriter {
+    let store: SQLiteStore
+    let connection: SQLiteConnection
+    /// The primary key given to each inserted model, by `ObjectIdentifier` of its storage.
+    private(set) var assignedKeys: [ObjectIdentifier: Int64] = [:]
+    /// Inserted models that took over an existing row through a unique constraint.
+    private var upserted: Set<ObjectIdentifier> = []
+    private var nextKeys: [String: Int64] = [:]
+
+    init(store: SQLiteStore, connection: SQLiteConnection) {
+        self.store = store
+        self.connection = connection
+    }
+
+    mutating func write(_ changes: StoreChanges) throws {
+        var written: Set<Int64Key> = []
+        for storage in changes.inserted { try assignKey(to: storage) }
+        for storage in changes.inserted {
+            let key = assignedKeys[ObjectIdentifier(storage)]!
+            let rowKey = Int64Key(entity: storage.entity.name, key: key)
+            if upserted.contains(ObjectIdentifier(storage)) || written.contains(rowKey) {
+                try update(storage, key: key, slots: nil)
+            } else {
+                try insert(storage, key: key)
+            }
+            written.insert(rowKey)
+            try writeJoinRows(storage, key: key, slots: nil)
+        }
+        for storage in changes.updated {
+            guard let key = storage.identifier.primaryKey else { continue }
+            try update(storage, key: key, slots: storage.changedSlots)
+            try writeJoinRows(storage, key: key, slots: storage.changedSlots)
+        }
+        for storage in changes.deleted {
+            guard let key = storage.identifier.primaryKey else { continue }
+            try delete(storage, key: key)
+        }
+    }
+
+    // MARK: - Keys
+
+    /// Gives an inserted model its primary key: the key of a stored row with the same unique values, or a new one.
+    private mutating func assignKey(to storage: ModelStorage) throws {
+        let entity = storage.entity
+        var key: Int64?
+        for constraint in entity.uniquenessConstraints {
+            if let existing = try existingKey(for: storage, matching: constraint) {
+                key = existing
+                upserted.insert(ObjectIdentifier(storage))
+                break
+            }
+        }
+        let assigned = try key ?? nextKey(for: entity)
+        assignedKeys[ObjectIdentifier(storage)] = assigned
+        rememberUniqueValues(of: storage, key: assigned)
+    }
+
+    private func existingKey(for storage: ModelStorage, matching constraint: [String]) throws -> Int64? {
+        let entity = storage.entity
+        var conditions: [String] = []
+        var values: [SQLiteValue] = []
+        for name in constraint {
+            guard let property = entity.property(named: name) else { return nil }
+            conditions.append("\(quoted(name)) IS ?")
+            values.append(try columnValue(of: storage, property: property))
+        }
+        // Earlier inserts of this save are not written yet; compare with them in memory first.
+        if let pending = pendingUniqueValues[PendingUniqueKey(entity: entity.name, constraint: constraint, values: values)] {
+            return pending
+        }
+        let sql =
+            "SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
+            + conditions.joined(separator: " AND ")
+        guard case .integer(let key) = try connection.statement(sql).rows(values).first?.first else { return nil }
+        return key
+    }
+
+    private var pendingUniqueValues: [PendingUniqueKey: Int64] = [:]
+
+    private mutating func nextKey(for entity: Schema.Entity) throws -> Int64 {
+        if let next = nextKeys[entity.name] {
+            nextKeys[entity.name] = next + 1
+            return next
+        }
+        let maxKey = try connection.statement(
+            "SELECT max(\(quoted(SQLiteTableLayout.primaryKey))) FROM \(quoted(entity.tableName))"
+        ).rows().first?.first
+        let sequence = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = ?1")
+            .rows([.text(entity.tableName)]).first?.first
+        var highest: Int64 = 0
+        if case .integer(let value) = maxKey { highest = max(highest, value) }
+        if case .integer(let value) = sequence { highest = max(highest, value) }
+        nextKeys[entity.name] = highest + 2
+        return highest + 1
+    }
+
+    // MARK: - Rows
+
+    private func insert(_ storage: ModelStorage, key: Int64) throws {
+        let layout = store.layouts[storage.entity.name]!
+        let names = [SQLiteTableLayout.primaryKey] + layout.columns.map(\.name)
+        let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
+        let sql =
+            "INSERT INTO \(quoted(layout.tableName)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))"
+        var values: [SQLiteValue] = [.integer(key)]
+        for column in layout.columns {
+            values.append(try columnValue(of: storage, property: storage.entity.storedProperties[column.propertyIndex]))
+        }
+        try connection.statement(sql).execute(values)
+    }
+
+    private mutating func rememberUniqueValues(of storage: ModelStorage, key: Int64) {
+        for constraint in storage.entity.uniquenessConstraints {
+            let values = constraint.compactMap { name -> SQLiteValue? in
+                guard let property = storage.entity.property(named: name) else { return nil }
+                return try? columnValue(of: storage, property: property)
+            }
+            pendingUniqueValues[PendingUniqueKey(entity: storage.entity.name, constraint: constraint, values: values)] = key
+        }
+    }
+
+    /// Updates the columns of the given slots (all columns when `slots` is nil).
+    private func update(_ storage: ModelStorage, key: Int64, slots: Set<Int>?) throws {
+        let layout = store.layouts[storage.entity.name]!
+        let columns = layout.columns.filter { slots?.contains($0.propertyIndex) ?? true }
+        guard !columns.isEmpty else { return }
+        let assignments = columns.enumerated().map { "\(quoted($1.name)) = ?\($0 + 2)" }.joined(separator: ", ")
+        let sql =
+            "UPDATE \(quoted(layout.tableName)) SET \(assignments) WHERE \(quoted(SQLiteTableLayout.primaryKey)) = ?1"
+        var values: [SQLiteValue] = [.integer(key)]
+        for column in columns {
+            values.append(try columnValue(of: storage, property: storage.entity.storedProperties[column.propertyIndex]))
+        }
+        try connection.statement(sql).execute(values)
+    }
+
+    /// Rewrites the join-table rows of owned to-many relationships in the given slots (all when nil).
+    private func writeJoinRows(_ storage: ModelStorage, key: Int64, slots: Set<Int>?) throws {
+        for property in storage.entity.storedProperties {
+            guard slots?.contains(property.index) ?? true,
+                case .joinTable(let table, let ownerColumn, let targetColumn) = property.relationshipInfo?.storage,
+                !(storage.values[property.index] is ModelStorage.UnloadedRelationship)
+            else { continue }
+            try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) = ?1").execute([.integer(key)])
+            let insert = try connection.statement(
+                "INSERT OR IGNORE INTO \(quoted(table)) (\(quoted(ownerColumn)), \(quoted(targetColumn))) VALUES (?1, ?2)"
+            )
+            for target in property.relatedModels(in: storage.values[property.index]) {
+                guard let targetKey = primaryKey(of: target.storage) else { continue }
+                try insert.execute([.integer(key), .integer(targetKey)])
+            }
+        }
+    }
+
+    /// Deletes a row, clears foreign keys that point at it and removes its join-table rows.
+    private func delete(_ storage: ModelStorage, key: Int64) throws {
+        let entity = storage.entity
+        try connection.statement(
+            "DELETE FROM \(quoted(entity.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) = ?1"
+        ).execute([.integer(key)])
+        for other in store.entities {
+            for property in other.storedProperties {
+                guard let info = property.relationshipInfo, info.destination === entity else { continue }
+                switch info.storage {
+                case .foreignKey(let column):
+                    try connection.statement(
+                        "UPDATE \(quoted(other.tableName)) SET \(quoted(column)) = NULL WHERE \(quoted(column)) = ?1"
+                    ).execute([.integer(key)])
+                case .joinTable(let table, _, let targetColumn):
+                    try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(targetColumn)) = ?1")
+                        .execute([.integer(key)])
+                case .inverseForeignKey:
+                    break
+                }
+            }
+        }
+        for property in entity.storedProperties {
+            guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage else { continue }
+            try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) = ?1").execute([.integer(key)])
+        }
+    }
+
+    // MARK: - Values
+
+    /// The SQLite value of one column: an attribute, or the primary key of a to-one relationship's target.
+    private func columnValue(of storage: ModelStorage, property: Schema.Entity.Property) throws -> SQLiteValue {
+        let value = storage.values[property.index]
+        if property.relationshipInfo != nil {
+            switch value {
+            case let fault as ModelStorage.ToOneFault:
+                return fault.target?.primaryKey.map { .integer($0) } ?? .null
+            case is ModelStorage.Unset:
+                return .null
+            default:
+                guard let target = property.relatedModels(in: value).first, !target.storage.isDeleted,
+                    let key = primaryKey(of: target.storage)
+                else { return .null }
+                return .integer(key)
+            }
+        }
+        if value is ModelStorage.Unset {
+            if property.isOptional { return .null }
+            throw SwiftDataError(
+                .modelValidationFailure,
+                "\(storage.entity.name).\(property.name) has no value",
+                entityName: storage.entity.name
+            )
+        }
+        do {
+            return try property.codec!.encode(value)
+        } catch {
+            throw SwiftDataError(
+                .modelValidationFailure,
+                "\(storage.entity.name).\(property.name) could not be encoded",
+                entityName: storage.entity.name,
+                underlying: error
+            )
+        }
+    }
+
+    private func primaryKey(of storage: ModelStorage) -> Int64? {
+        storage.identifier.primaryKey ?? assignedKeys[ObjectIdentifier(storage)]
+    }
+}
+
+private struct Int64Key: Hashable {
+    let entity: String
+    let key: Int64
+}
+
+private struct PendingUniqueKey: Hashable {
+    let entity: String
+    let constraint: [String]
+    let values: [SQLiteValue]
+}

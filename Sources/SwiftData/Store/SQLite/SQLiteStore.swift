@@ -1,0 +1,194 @@
+internal import CSQLite
+
+/// The SQLite store behind one `ModelConfiguration`: its file (or an in-memory database), its tables and the
+/// statements that fetch and save models.
+///
+/// All access goes through one connection guarded by a lock, so every context of a container can use the store;
+/// each save is one `BEGIN IMMEDIATE` transaction.
+final class SQLiteStore: @unchecked Sendable {
+    // @unchecked: the connection is only touched inside `lock`.
+    let identifier: String
+    let configuration: ModelConfiguration
+    let entities: [Schema.Entity]
+    let layouts: [String: SQLiteTableLayout]
+    private let connection: SQLiteConnection
+    private let lock = NSLock()
+
+    /// The name of the table that records the store's identity and schema.
+    static let metadataTable = "_swiftdata_metadata"
+
+    init(configuration: ModelConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
+        self.configuration = configuration
+        self.entities = entities
+        var layouts: [String: SQLiteTableLayout] = [:]
+        for entity in entities { layouts[entity.name] = try SQLiteTableLayout(entity: entity) }
+        self.layouts = layouts
+
+        let path: String
+        if configuration.isStoredInMemoryOnly {
+            path = ":memory:"
+        } else {
+            let url = configuration.url
+            try Self.checkIsSQLiteFile(url)
+            if configuration.allowsSave {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } else if !FileManager.default.fileExists(atPath: url.path) {
+                throw SwiftDataError(.loadIssueModelContainer, "read-only store \(url.path) does not exist")
+            }
+            path = url.path
+        }
+        do {
+            connection = try SQLiteConnection(path: path, readOnly: !configuration.allowsSave)
+        } catch {
+            throw SwiftDataError(.loadIssueModelContainer, "cannot open store at \(path)", underlying: error)
+        }
+
+        let expectedSchema = Self.schemaDescription(entities: entities, layouts: layouts)
+        let existing: [String: String]
+        do {
+            existing = try Self.readMetadata(connection, path: path)
+        } catch let error as SwiftDataError {
+            throw error
+        } catch {
+            throw SwiftDataError(.loadIssueModelContainer, "\(path) is not a SwiftData store", underlying: error)
+        }
+
+        if let storedSchema = existing["schema"] {
+            identifier = existing["storeIdentifier"] ?? UUID().uuidString
+            try Self.checkSchema(stored: storedSchema, expected: expectedSchema, path: path)
+        } else {
+            guard configuration.allowsSave else {
+                throw SwiftDataError(.loadIssueModelContainer, "read-only store \(path) has no SwiftData tables")
+            }
+            identifier = UUID().uuidString
+            try createTables(schema: expectedSchema, version: version)
+        }
+        if configuration.allowsSave && !configuration.isStoredInMemoryOnly {
+            try connection.execute("PRAGMA journal_mode = WAL")
+        }
+    }
+
+    // MARK: - Opening
+
+    /// Refuses a file that exists, is not empty and does not start with SQLite's header, without writing to it.
+    private static func checkIsSQLiteFile(_ url: URL) throws {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard !header.isEmpty else { return }
+        guard header == Data("SQLite format 3\u{0}".utf8) else {
+            throw SwiftDataError(.loadIssueModelContainer, "\(url.path) is not a SQLite database")
+        }
+    }
+
+    /// The store's metadata; empty for a new, empty database. Throws for a database of another program.
+    private static func readMetadata(_ connection: SQLiteConnection, path: String) throws -> [String: String] {
+        let tables = try connection.statement("SELECT name FROM sqlite_schema WHERE type = 'table'").rows()
+            .compactMap { row -> String? in
+                if case .text(let name) = row[0] { return name }
+                return nil
+            }
+        guard tables.contains(metadataTable) else {
+            if tables.isEmpty { return [:] }
+            throw SwiftDataError(
+                .loadIssueModelContainer,
+                "\(path) is a SQLite database of another program (tables: \(tables.sorted().joined(separator: ", ")))"
+            )
+        }
+        var metadata: [String: String] = [:]
+        for row in try connection.statement("SELECT key, value FROM \(quoted(metadataTable))").rows() {
+            if case .text(let key) = row[0], case .text(let value) = row[1] { metadata[key] = value }
+        }
+        return metadata
+    }
+
+    private static func checkSchema(stored: String, expected: String, path: String) throws {
+        guard stored != expected else { return }
+        let storedLines = Set(stored.split(separator: "\n").map(String.init))
+        let expectedLines = Set(expected.split(separator: "\n").map(String.init))
+        let onlyStored = storedLines.subtracting(expectedLines).sorted()
+        let onlyExpected = expectedLines.subtracting(storedLines).sorted()
+        throw SwiftDataError(
+            .loadIssueModelContainer,
+            "the store at \(path) has a different schema and no migration was given; "
+                + "only in the store: [\(onlyStored.joined(separator: "; "))], "
+                + "only in the code: [\(onlyExpected.joined(separator: "; "))]"
+        )
+    }
+
+    /// One line per table: its name and columns, in a canonical order.
+    static func schemaDescription(entities: [Schema.Entity], layouts: [String: SQLiteTableLayout]) -> String {
+        var lines: [String] = []
+        for entity in entities {
+            guard let layout = layouts[entity.name] else { continue }
+            let columns = layout.columns.map { "\($0.name) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")" }
+            let unique = entity.uniquenessConstraints.map { "unique(\($0.joined(separator: ",")))" }
+            lines.append("\(layout.tableName)(\((columns + unique).joined(separator: ", ")))")
+            for table in joinTables(of: entity) { lines.append("\(table)(owner, target)") }
+        }
+        return Array(Set(lines)).sorted().joined(separator: "\n")
+    }
+
+    /// The join tables an entity's relationships own.
+    static func joinTables(of entity: Schema.Entity) -> [String] {
+        entity.storedProperties.compactMap {
+            guard case .joinTable(let name, let ownerColumn, _) = $0.relationshipInfo?.storage, ownerColumn == "owner"
+            else { return nil }
+            return name
+        }
+    }
+
+    private func createTables(schema: String, version: Schema.Version) throws {
+        try connection.inTransaction {
+            try connection.execute(
+                "CREATE TABLE \(quoted(Self.metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)"
+            )
+            for entity in entities {
+                for statement in layouts[entity.name]!.createStatements(entity: entity) {
+                    try connection.execute(statement)
+                }
+                for table in Self.joinTables(of: entity) {
+                    try connection.execute(
+                        "CREATE TABLE \(quoted(table)) (\"owner\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, "
+                            + "PRIMARY KEY (\"owner\", \"target\")) WITHOUT ROWID"
+                    )
+                    try connection.execute("CREATE INDEX \(quoted(table + "_target_index")) ON \(quoted(table)) (\"target\")")
+                }
+            }
+            let insert = try connection.statement("INSERT INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?, ?)")
+            try insert.execute([.text("storeIdentifier"), .text(identifier)])
+            try insert.execute([.text("schemaVersion"), .text(version.description)])
+            try insert.execute([.text("schema"), .text(schema)])
+        }
+    }
+
+    // MARK: - Using the Connection
+
+    /// Runs `body` with exclusive use of the connection.
+    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+
+    /// The SQL executed so far, for tests.
+    var statementLog: [String] { withConnection { $0.statementLog } }
+
+    /// The identifier of a row of an entity in this store.
+    func identifier(entityName: String, primaryKey: Int64) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: identifier, entityName: entityName, primaryKey: primaryKey)
+    }
+
+    /// Deletes every row of every entity and join table, in one transaction.
+    func deleteAllRows() throws {
+        guard configuration.allowsSave else { return }
+        try withConnection { connection in
+            try connection.inTransaction {
+                for entity in entities {
+                    try connection.execute("DELETE FROM \(quoted(entity.tableName))")
+                    for table in Self.joinTables(of: entity) { try connection.execute("DELETE FROM \(quoted(table))") }
+                }
+            }
+        }
+    }
+}

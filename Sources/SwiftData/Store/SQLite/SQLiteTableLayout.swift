@@ -1,0 +1,76 @@
+/// The columns of one entity's table, in the order `SELECT` returns them after `"_pk"`.
+struct SQLiteTableLayout: Sendable {
+    /// One column: an attribute or the foreign key of a to-one relationship.
+    struct Column: Sendable {
+        let name: String
+        let propertyIndex: Int
+        let sqlType: String
+        let isNullable: Bool
+        let isForeignKey: Bool
+    }
+
+    let tableName: String
+    let columns: [Column]
+    /// Column position (in `columns`) by property index.
+    let columnIndexByProperty: [Int: Int]
+
+    /// The primary key column of every entity table.
+    static let primaryKey = "_pk"
+
+    init(entity: Schema.Entity) throws {
+        var columns: [Column] = []
+        for property in entity.storedProperties {
+            if let info = property.relationshipInfo {
+                guard case .foreignKey(let column) = info.storage else { continue }
+                columns.append(
+                    Column(name: column, propertyIndex: property.index, sqlType: "INTEGER", isNullable: true, isForeignKey: true)
+                )
+                continue
+            }
+            if property.schemaProperty.isTransient { continue }
+            guard let codec = property.codec else {
+                throw SwiftDataError(
+                    .loadIssueModelContainer,
+                    "\(entity.name).\(property.name) has type \(property.valueType), which SwiftData cannot store",
+                    entityName: entity.name
+                )
+            }
+            columns.append(
+                Column(
+                    name: property.name,
+                    propertyIndex: property.index,
+                    sqlType: codec.columnType,
+                    isNullable: codec.isOptional,
+                    isForeignKey: false
+                )
+            )
+        }
+        self.tableName = entity.tableName
+        self.columns = columns
+        self.columnIndexByProperty = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.propertyIndex, $0) })
+    }
+
+    /// `"_pk", "a", "b", …` for `SELECT`.
+    var selectList: String {
+        ([Self.primaryKey] + columns.map(\.name)).map(quoted).joined(separator: ", ")
+    }
+
+    /// The `CREATE TABLE` statement and its indexes.
+    func createStatements(entity: Schema.Entity) -> [String] {
+        let definitions =
+            ["\(quoted(Self.primaryKey)) INTEGER PRIMARY KEY AUTOINCREMENT"]
+            + columns.map { "\(quoted($0.name)) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")" }
+        var statements = ["CREATE TABLE \(quoted(tableName)) (\(definitions.joined(separator: ", ")))"]
+        for column in columns where column.isForeignKey {
+            statements.append(
+                "CREATE INDEX \(quoted("\(tableName)_\(column.name)_index")) ON \(quoted(tableName)) (\(quoted(column.name)))"
+            )
+        }
+        for constraint in entity.uniquenessConstraints {
+            let name = "\(tableName)_\(constraint.joined(separator: "_"))_unique"
+            let columnList = constraint.map(quoted).joined(separator: ", ")
+            statements.append("CREATE UNIQUE INDEX \(quoted(name)) ON \(quoted(tableName)) (\(columnList))")
+        }
+        return statements
+    }
+}

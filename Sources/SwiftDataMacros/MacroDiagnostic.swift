@@ -1,0 +1,58 @@
+public import SwiftDiagnostics
+
+/// Every diagnostic the SwiftData macros emit, with a stable message identifier.
+public enum MacroDiagnostic: DiagnosticMessage, Sendable {
+    /// `@Model` was attached to something other than a class.
+    case modelRequiresClass(kind: String)
+    /// A persisted stored property has a type SwiftData cannot store.
+    case unsupportedStoredType(property: String, type: String)
+    /// A persisted stored property has no type annotation and no literal default to infer one from.
+    case missingTypeAnnotation(property: String)
+    /// A persisted property is declared with `let`.
+    case persistedPropertyIsLet(property: String)
+    /// `@Relationship` is attached to a property whose type is plainly not a model.
+    case relationshipOnNonModel(property: String, type: String)
+    /// `@Transient` is attached to a stored property without a default value.
+    case transientWithoutDefault(property: String)
+
+    public var message: String {
+        switch self {
+        case .modelRequiresClass(let kind):
+            "'@Model' can only be applied to a class; '\(kind)' is not supported"
+        case .unsupportedStoredType(let property, let type):
+            "property '\(property)' has type '\(type)', which SwiftData cannot persist; "
+                + "use a Codable type, a model, or mark it '@Transient'"
+        case .missingTypeAnnotation(let property):
+            "persisted property '\(property)' needs an explicit type annotation"
+        case .persistedPropertyIsLet(let property):
+            "persisted property '\(property)' must be declared with 'var'"
+        case .relationshipOnNonModel(let property, let type):
+            "'@Relationship' on '\(property)' requires a model type or a collection of models, not '\(type)'"
+        case .transientWithoutDefault(let property):
+            "'@Transient' property '\(property)' must have a default value"
+        }
+    }
+
+    public var diagnosticID: MessageID {
+        let id =
+            switch self {
+            case .modelRequiresClass: "modelRequiresClass"
+            case .unsupportedStoredType: "unsupportedStoredType"
+            case .missingTypeAnnotation: "missingTypeAnnotation"
+            case .persistedPropertyIsLet: "persistedPropertyIsLet"
+            case .relationshipOnNonModel: "relationshipOnNonModel"
+            case .transientWithoutDefault: "transientWithoutDefault"
+            }
+        return MessageID(domain: "SwiftDataMacros", id: id)
+    }
+
+    public var severity: DiagnosticSeverity { .error }
+}
+
+/// A fix-it message for `MacroDiagnostic`.
+struct MacroFixIt: FixItMessage {
+    let message: String
+    let id: String
+
+    var fixItID: MessageID { MessageID(domain: "SwiftDataMacros", id: id) }
+}

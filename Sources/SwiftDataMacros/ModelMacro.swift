@@ -1,0 +1,257 @@
+public import SwiftSyntax
+public import SwiftSyntaxMacros
+import SwiftDiagnostics
+import SwiftSyntaxBuilder
+
+/// `@Model`: turns a class into a persistent model.
+///
+/// The expansion follows the shape of Apple's: stored properties get `@_PersistedProperty` (accessors over the
+/// backing data with Observation calls), and the class gets `_$backingData`, `persistentBackingData`,
+/// `schemaMetadata`, `init(backingData:)`, an observation registrar and the `PersistentModel` and `Observable`
+/// conformances. `Sendable` is marked unavailable, with Apple's message.
+public enum ModelMacro {}
+
+// MARK: - Member
+
+extension ModelMacro: MemberMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
+            context.diagnose(Diagnostic(node: node, message: MacroDiagnostic.modelRequiresClass(kind: kindName(of: declaration))))
+            return []
+        }
+        let typeName = classDecl.name.trimmedText
+        let access = classDecl.isPublicOrOpen ? "public " : ""
+        let persisted = persistedProperties(of: classDecl, in: context)
+
+        let metadataEntries = persisted.map { property in
+            "SwiftData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\\(typeName).\(property.name), "
+                + "defaultValue: \(property.defaultValueExpression), metadata: \(property.metadataExpression))"
+        }
+        let metadataBody =
+            metadataEntries.isEmpty ? "[]" : "[\n" + metadataEntries.map { "    " + $0 }.joined(separator: ",\n") + "\n]"
+        let noTypeAssignments = persisted.map { "_\($0.name) = _SwiftDataNoType()\n" }.joined()
+
+        return [
+            """
+            @Transient
+            private var _$backingData: any SwiftData.BackingData<\(raw: typeName)> = \(raw: typeName).createBackingData()
+            """,
+            """
+            \(raw: access)var persistentBackingData: any SwiftData.BackingData<\(raw: typeName)> {
+                get {
+                    _$backingData
+                }
+                set {
+                    _$backingData = newValue
+                }
+            }
+            """,
+            """
+            \(raw: access)static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+                return \(raw: metadataBody)
+            }
+            """,
+            """
+            \(raw: access)required init(backingData: any SwiftData.BackingData<\(raw: typeName)>) {
+                \(raw: noTypeAssignments)self.persistentBackingData = backingData
+            }
+            """,
+            """
+            @Transient
+            private let _$observationRegistrar = Observation.ObservationRegistrar()
+            """,
+            """
+            internal nonisolated func access<_M>(keyPath: Swift.KeyPath<\(raw: typeName), _M>) {
+                _$observationRegistrar.access(self, keyPath: keyPath)
+            }
+            """,
+            """
+            internal nonisolated func withMutation<_M, _MR>(
+                keyPath: Swift.KeyPath<\(raw: typeName), _M>,
+                _ mutation: () throws -> _MR
+            ) rethrows -> _MR {
+                try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+            }
+            """,
+            """
+            struct _SwiftDataNoType {
+            }
+            """,
+        ]
+    }
+
+    /// The stored properties `@Model` persists, in declaration order, with diagnostics for misuse.
+    static func persistedProperties(
+        of classDecl: ClassDeclSyntax,
+        in context: some MacroExpansionContext
+    ) -> [PersistedProperty] {
+        var result: [PersistedProperty] = []
+        for member in classDecl.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            if variable.hasAttribute(named: "Transient") {
+                diagnoseTransient(variable, in: context)
+                continue
+            }
+            guard variable.isPersistedByModel, let name = variable.singleIdentifier else { continue }
+            result.append(PersistedProperty(variable: variable, name: name))
+        }
+        return result
+    }
+
+    private static func diagnoseTransient(_ variable: VariableDeclSyntax, in context: some MacroExpansionContext) {
+        guard !variable.isComputed, !variable.isStaticOrClass, variable.initialValue == nil,
+            let name = variable.singleIdentifier, let binding = variable.bindings.first
+        else { return }
+        // Optionals get an implicit nil, so only non-optional types need a written default.
+        if let type = variable.declaredType, type.unwrappedOptional.trimmedDescription != type.trimmedDescription {
+            return
+        }
+        context.diagnose(
+            Diagnostic(
+                node: binding,
+                message: MacroDiagnostic.transientWithoutDefault(property: name)
+            )
+        )
+    }
+
+    static func kindName(of declaration: some DeclGroupSyntax) -> String {
+        if declaration.is(StructDeclSyntax.self) { return "struct" }
+        if declaration.is(EnumDeclSyntax.self) { return "enum" }
+        if declaration.is(ActorDeclSyntax.self) { return "actor" }
+        if declaration.is(ProtocolDeclSyntax.self) { return "protocol" }
+        if declaration.is(ExtensionDeclSyntax.self) { return "extension" }
+        return "declaration"
+    }
+
+    static func literal(_ text: String) -> String {
+        "\"" + text + "\""
+    }
+}
+
+// MARK: - Member Attribute
+
+extension ModelMacro: MemberAttributeMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        guard declaration.is(ClassDeclSyntax.self), let variable = member.as(VariableDeclSyntax.self),
+            variable.isPersistedByModel, let name = variable.singleIdentifier
+        else { return [] }
+        if variable.isLet {
+            let fixedSpecifier = variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))
+            context.diagnose(
+                Diagnostic(
+                    node: variable.bindingSpecifier,
+                    message: MacroDiagnostic.persistedPropertyIsLet(property: name),
+                    fixIt: FixIt(
+                        message: MacroFixIt(message: "Replace 'let' with 'var'", id: "letToVar"),
+                        changes: [.replace(oldNode: Syntax(variable.bindingSpecifier), newNode: Syntax(fixedSpecifier))]
+                    )
+                )
+            )
+            return []
+        }
+        guard let type = variable.declaredType else {
+            if variable.initialValue?.isLiteral != true, let binding = variable.bindings.first {
+                context.diagnose(Diagnostic(node: binding, message: MacroDiagnostic.missingTypeAnnotation(property: name)))
+                return []
+            }
+            return ["@_PersistedProperty"]
+        }
+        if type.unsupportedPersistenceReason {
+            context.diagnose(
+                Diagnostic(node: type, message: MacroDiagnostic.unsupportedStoredType(property: name, type: type.trimmedDescription))
+            )
+            return []
+        }
+        if let relationship = variable.attribute(named: "Relationship"), type.isPlainlyAttributeType {
+            context.diagnose(
+                Diagnostic(
+                    node: relationship,
+                    message: MacroDiagnostic.relationshipOnNonModel(property: name, type: type.trimmedDescription)
+                )
+            )
+        }
+        return ["@_PersistedProperty"]
+    }
+}
+
+// MARK: - Extension
+
+extension ModelMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else { return [] }
+        let typeName = type.trimmedDescription
+        let message =
+            "PersistentModels are not Sendable, consider utilizing a ModelActor or use \(classDecl.name.trimmedText)'s "
+            + "persistentModelID instead"
+        return [
+            try ExtensionDeclSyntax("extension \(raw: typeName): SwiftData.PersistentModel {\n}"),
+            try ExtensionDeclSyntax("extension \(raw: typeName): Observation.Observable {\n}"),
+            try ExtensionDeclSyntax(
+                """
+                @available(*, unavailable, message: \(literal: message))
+                extension \(raw: typeName): Swift.Sendable {
+                }
+                """
+            ),
+        ]
+    }
+}
+
+// MARK: - Internal
+
+/// One stored property that `@Model` persists.
+struct PersistedProperty {
+    let variable: VariableDeclSyntax
+    let name: String
+
+    /// The `defaultValue:` argument of the property's metadata: the declared initial value, typed by its annotation.
+    var defaultValueExpression: String {
+        guard let value = variable.initialValue?.trimmedDescription else { return "nil" }
+        guard let type = variable.declaredType?.trimmedDescription else { return value }
+        return "(\(value)) as \(type)"
+    }
+
+    /// The `metadata:` argument: an `Attribute` or `Relationship` built from the property's macro arguments.
+    var metadataExpression: String {
+        for (macro, schemaType) in [("Attribute", "Attribute"), ("Relationship", "Relationship")] {
+            guard let attribute = variable.attribute(named: macro) else { continue }
+            let arguments = attribute.arguments?.trimmedDescription ?? ""
+            return "SwiftData.Schema.\(schemaType)(\(arguments))"
+        }
+        return "nil"
+    }
+}
+
+extension ClassDeclSyntax {
+    var isPublicOrOpen: Bool {
+        modifiers.contains { $0.name.tokenKind == .keyword(.public) || $0.name.tokenKind == .keyword(.open) }
+    }
+}
+
+extension ExprSyntax {
+    /// True for literals whose type the compiler infers without context (`0`, `"a"`, `true`, `1.5`).
+    var isLiteral: Bool {
+        self.is(IntegerLiteralExprSyntax.self) || self.is(StringLiteralExprSyntax.self)
+            || self.is(BooleanLiteralExprSyntax.self) || self.is(FloatLiteralExprSyntax.self)
+    }
+}
+
+extension TokenSyntax {
+    var trimmedText: String { trimmedDescription }
+}
