@@ -1,0 +1,182 @@
+import Testing
+
+@Suite struct ModelMacroTests {
+    @Test func expandsStoredPropertiesIntoBackingDataAccessors() {
+        assertExpansion(
+            """
+            @Model
+            final class Note {
+                var title: String
+                var pinned: Bool = false
+                @Transient var scratch: String = ""
+                var length: Int { title.count }
+                static var count = 0
+                init(title: String) {
+                    self.title = title
+                }
+            }
+            """,
+            expands: #"""
+            final class Note {
+                var title: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _title)
+                    init(initialValue) {
+                        _$backingData.setValue(forKey: \.title, to: initialValue)
+                        _title = _SwiftDataNoType()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.title)
+                        return self.getValue(forKey: \.title)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                            self.setValue(forKey: \.title, to: newValue)
+                        }
+                    }
+                }
+                private var _title: _SwiftDataNoType
+                var pinned: Bool {
+                    @storageRestrictions(accesses: _$backingData, initializes: _pinned)
+                    init(initialValue) {
+                        _$backingData.setValue(forKey: \.pinned, to: initialValue)
+                        _pinned = _SwiftDataNoType()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.pinned)
+                        return self.getValue(forKey: \.pinned)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.pinned) {
+                            self.setValue(forKey: \.pinned, to: newValue)
+                        }
+                    }
+                }
+                private var _pinned: _SwiftDataNoType
+                var scratch: String = ""
+                var length: Int { title.count }
+                static var count = 0
+                init(title: String) {
+                    self.title = title
+                }
+                private var _$backingData: any SwiftData.BackingData<Note> = Note.createBackingData()
+
+                var persistentBackingData: any SwiftData.BackingData<Note> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+                    return [
+                    SwiftData.Schema.PropertyMetadata(name: "title", keypath: \Note.title, defaultValue: nil, metadata: nil),
+                    SwiftData.Schema.PropertyMetadata(name: "pinned", keypath: \Note.pinned, defaultValue: (false) as Bool, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any SwiftData.BackingData<Note>) {
+                    _title = _SwiftDataNoType()
+                    _pinned = _SwiftDataNoType()
+                    self.persistentBackingData = backingData
+                }
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: Swift.KeyPath<Note, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(
+                    keyPath: Swift.KeyPath<Note, _M>,
+                    _ mutation: () throws -> _MR
+                ) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                struct _SwiftDataNoType {
+                }
+            }
+
+            extension Note: SwiftData.PersistentModel {
+            }
+
+            extension Note: Observation.Observable {
+            }
+
+            @available(*, unavailable, message: "PersistentModels are not Sendable, consider utilizing a ModelActor or use Note's persistentModelID instead")
+            extension Note: Swift.Sendable {
+            }
+            """#
+        )
+    }
+
+    @Test(arguments: [
+        ("struct", "@Model\nstruct Point {\n    var x: Int\n}"),
+        ("enum", "@Model\nenum Kind {\n    case a\n}"),
+        ("actor", "@Model\nactor Worker {\n    var x: Int = 0\n}"),
+    ])
+    func rejectsNonClassDeclarations(kind: String, source: String) {
+        assertExpansion(
+            source,
+            diagnostics: ["@Model: '@Model' can only be applied to a class; '\(kind)' is not supported"]
+        )
+    }
+
+    @Test func rejectsUnsupportedStoredTypes() {
+        assertExpansion(
+            """
+            @Model
+            final class Handler {
+                var callback: () -> Void
+                var pair: (Int, Int)
+                var anything: Any
+            }
+            """,
+            diagnostics: [
+                "() -> Void: property 'callback' has type '() -> Void', which SwiftData cannot persist; use a Codable type, a model, or mark it '@Transient'",
+                "(Int, Int): property 'pair' has type '(Int, Int)', which SwiftData cannot persist; use a Codable type, a model, or mark it '@Transient'",
+                "Any: property 'anything' has type 'Any', which SwiftData cannot persist; use a Codable type, a model, or mark it '@Transient'",
+            ]
+        )
+    }
+
+    @Test func rejectsRelationshipOnAttributeType() {
+        assertExpansion(
+            """
+            @Model
+            final class Person {
+                @Relationship(deleteRule: .cascade) var nickname: String
+            }
+            """,
+            diagnostics: [
+                "@Relationship(deleteRule: .cascade): '@Relationship' on 'nickname' requires a model type or a collection of models, not 'String'"
+            ]
+        )
+    }
+
+    @Test func rejectsTransientWithoutDefault() {
+        assertExpansion(
+            """
+            @Model
+            final class Cache {
+                @Transient var hits: Int
+                @Transient var note: String?
+            }
+            """,
+            diagnostics: ["hits: Int: '@Transient' property 'hits' must have a default value"]
+        )
+    }
+
+    @Test func rejectsLetPersistedProperties() {
+        assertExpansion(
+            """
+            @Model
+            final class Fixed {
+                let id: Int
+            }
+            """,
+            diagnostics: ["let: persisted property 'id' must be declared with 'var'"]
+        )
+    }
+}
