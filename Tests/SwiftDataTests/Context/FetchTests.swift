@@ -1,0 +1,105 @@
+import Foundation
+import SwiftData
+import Testing
+
+@Suite struct FetchTests {
+    /// Five trips with distinct budgets and dates; one has no rating.
+    func seededContext() throws -> ModelContext {
+        let context = ModelContext(try makeInMemoryContainer(Trip.self))
+        let rows: [(String, String, Double, Int?)] = [
+            ("Paris", "France", 500, 4), ("Lyon", "France", 300, 3), ("Rome", "Italy", 800, 5),
+            ("Oslo", "Norway", 1200, nil), ("Nice", "France", 700, 2),
+        ]
+        for (index, row) in rows.enumerated() {
+            let trip = Trip(name: row.0, destination: row.1, startDate: Date(timeIntervalSinceReferenceDate: Double(index) * 86_400), budget: row.2)
+            trip.rating = row.3
+            context.insert(trip)
+        }
+        try context.save()
+        return context
+    }
+
+    @Test func predicateAndSortRunInSQL() throws {
+        let context = try seededContext()
+        let descriptor = FetchDescriptor<Trip>(
+            predicate: #Predicate { $0.destination == "France" && $0.budget > 400 },
+            sortBy: [SortDescriptor(\.budget, order: .reverse)]
+        )
+        #expect(try context.fetch(descriptor).map(\.name) == ["Nice", "Paris"])
+        #expect(try context.fetchCount(descriptor) == 2)
+        #expect(try context.fetchIdentifiers(descriptor).count == 2)
+    }
+
+    @Test func limitAndOffsetPage() throws {
+        let context = try seededContext()
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate)])
+        descriptor.fetchOffset = 1
+        descriptor.fetchLimit = 2
+        #expect(try context.fetch(descriptor).map(\.name) == ["Lyon", "Rome"])
+        descriptor.fetchOffset = 5
+        #expect(try context.fetch(descriptor).isEmpty)
+        #expect(try context.fetchCount(descriptor) == 0)
+    }
+
+    @Test func optionalsCompareLikeSwift() throws {
+        let context = try seededContext()
+        let unrated = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.rating == nil }))
+        #expect(unrated.map(\.name) == ["Oslo"])
+        let rated = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { !($0.rating == nil) }))
+        #expect(rated.count == 4)
+        let notThree = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.rating != 3 }))
+        #expect(notThree.count == 4)
+        let sorted = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.rating)]))
+        #expect(sorted.map(\.name) == ["Oslo", "Nice", "Lyon", "Paris", "Rome"])
+    }
+
+    @Test func capturedCollectionsBecomeIn() throws {
+        let context = try seededContext()
+        let names = ["Rome", "Oslo", "Nowhere"]
+        let found = try context.fetch(
+            FetchDescriptor<Trip>(predicate: #Predicate { names.contains($0.name) }, sortBy: [SortDescriptor(\.name)])
+        )
+        #expect(found.map(\.name) == ["Oslo", "Rome"])
+    }
+
+    @Test func predicatesWithoutSQLFormRunInMemory() throws {
+        let context = try seededContext()
+        let descriptor = FetchDescriptor<Trip>(
+            predicate: #Predicate { $0.name.starts(with: "N") || $0.bucketList.isEmpty == false },
+            sortBy: [SortDescriptor(\.name)]
+        )
+        #expect(try context.fetch(descriptor).map(\.name) == ["Nice"])
+    }
+
+    @Test func pendingChangesTakePartUnlessExcluded() throws {
+        let context = try seededContext()
+        let rome = try #require(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Rome" })).first)
+        rome.destination = "France"
+        context.insert(Trip(name: "Brest", destination: "France", budget: 50))
+        let paris = try #require(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Paris" })).first)
+        context.delete(paris)
+        let france = FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "France" }, sortBy: [SortDescriptor(\.budget)])
+        #expect(try context.fetch(france).map(\.name) == ["Brest", "Lyon", "Nice", "Rome"])
+        var persisted = france
+        persisted.includePendingChanges = false
+        #expect(try context.fetch(persisted).map(\.name).sorted() == ["Lyon", "Nice", "Paris"])
+    }
+
+    @Test func enumerateVisitsEveryModelInBatches() throws {
+        let context = try seededContext()
+        var names: [String] = []
+        try context.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: 2) { names.append($0.name) }
+        #expect(names == ["Lyon", "Nice", "Oslo", "Paris", "Rome"])
+        context.insert(Trip(name: "Dirty", destination: "Z"))
+        #expect(throws: SwiftDataError.modelValidationFailure) {
+            try context.enumerate(FetchDescriptor<Trip>()) { _ in }
+        }
+    }
+
+    @Test func deleteWhereRemovesMatchingModels() throws {
+        let context = try seededContext()
+        try context.delete(model: Trip.self, where: #Predicate { $0.destination == "France" })
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Oslo", "Rome"])
+    }
+}
