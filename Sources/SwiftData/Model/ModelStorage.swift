@@ -153,7 +153,11 @@ class ModelStorage {
     private func adopt(_ target: any PersistentModel) {
         let targetStorage = target.storage
         targetStorage.bind(target)
-        guard let context else { return }
+        guard let context else {
+            // This model is new and the other one is in a context: linking brings this one in too.
+            if let targetContext = targetStorage.context, let model { targetContext.insertModel(model) }
+            return
+        }
         if let other = targetStorage.context {
             precondition(
                 other === context,
