@@ -54,23 +54,17 @@ public final class ModelContainer: Sendable {
             assignment[entity.name] = index ?? 0
         }
 
+        // Configurations at the same location share one store; a configuration that ends up with no entity opens
+        // no file, except the first, so that an empty schema still has a store.
         var stores: [SQLiteStore] = []
-        var storeByConfiguration: [String: SQLiteStore] = [:]
         var storeByEntity: [String: SQLiteStore] = [:]
-        for (index, configuration) in configurations.enumerated() {
-            let entities = allEntities.filter { assignment[$0.name] == index }
-            if let shared = storeByConfiguration[configuration.id] {
-                for entity in entities { storeByEntity[entity.name] = shared }
-                continue
-            }
-            let sharingEntities = allEntities.filter {
-                configurations[assignment[$0.name]!].id == configuration.id
-            }
-            guard !sharingEntities.isEmpty || index == 0 else { continue }
-            let store = try SQLiteStore(configuration: configuration, entities: sharingEntities, version: givenSchema.version)
+        var openedLocations: Set<String> = []
+        for (index, configuration) in configurations.enumerated() where openedLocations.insert(configuration.id).inserted {
+            let members = allEntities.filter { configurations[assignment[$0.name]!].id == configuration.id }
+            guard !members.isEmpty || index == 0 else { continue }
+            let store = try SQLiteStore(configuration: configuration, entities: members, version: givenSchema.version)
             stores.append(store)
-            storeByConfiguration[configuration.id] = store
-            for entity in sharingEntities { storeByEntity[entity.name] = store }
+            for entity in members { storeByEntity[entity.name] = store }
         }
         self.schema = schema
         self.migrationPlan = migrationPlan

@@ -76,14 +76,11 @@ final class EntityRegistry: Sendable {
             guard let info = candidate.relationshipInfo else { return false }
             return info.destination === target && info.declaration.inverseKeyPath == nil
         }
+        // A relationship of an entity to itself is never inferred: a tree's parent and children name each other.
+        guard entity !== destination else { return nil }
         let fromHere = entity.storedProperties.filter { undeclared($0, pointingTo: destination) }
-        let fromThere = destination.storedProperties.filter {
-            undeclared($0, pointingTo: entity) && $0 !== property
-        }
-        guard fromHere.count == 1, fromThere.count == 1, entity !== destination || fromHere[0] !== fromThere[0] else {
-            return nil
-        }
-        if entity === destination { return nil }
+        let fromThere = destination.storedProperties.filter { undeclared($0, pointingTo: entity) }
+        guard fromHere.count == 1, fromThere.count == 1 else { return nil }
         return fromThere[0]
     }
 

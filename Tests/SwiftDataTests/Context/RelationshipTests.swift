@@ -111,3 +111,43 @@ import Testing
         }
     }
 }
+
+@Model
+final class Folder {
+    var name: String
+    var parent: Folder?
+    @Relationship(deleteRule: .cascade, inverse: \Folder.parent)
+    var children: [Folder] = []
+
+    init(name: String, parent: Folder? = nil) {
+        self.name = name
+        self.parent = parent
+    }
+}
+
+@Suite struct SelfReferentialRelationshipTests {
+    @Test func treeKeepsBothSidesAndCascadesThroughLevels() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let context = ModelContext(try makeContainer(Folder.self, at: directory.store()))
+            let root = Folder(name: "root")
+            context.insert(root)
+            let docs = Folder(name: "docs", parent: root)
+            let notes = Folder(name: "notes")
+            notes.parent = docs
+            #expect(root.children.map(\.name) == ["docs"])
+            #expect(docs.children.map(\.name) == ["notes"])
+            #expect(notes.modelContext === context)
+            context.insert(Folder(name: "other"))
+            try context.save()
+        }
+        let container = try makeContainer(Folder.self, at: directory.store())
+        let context = ModelContext(container)
+        let root = try #require(try context.fetch(FetchDescriptor<Folder>(predicate: #Predicate { $0.name == "root" })).first)
+        #expect(root.children.first?.children.first?.name == "notes")
+        #expect(root.children.first?.parent === root)
+        context.delete(root)
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Folder>()).map(\.name) == ["other"])
+    }
+}
