@@ -25,7 +25,9 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
             return column.sql
         }
         // `$0.priority.rawValue`: the column already stores the raw value.
-        if let inner = root as? any KeyPathNode, String(describing: keyPath).hasSuffix(".rawValue"),
+        if let inner = root as? any KeyPathNode,
+            let enumType = Root.Output.self as? any (RawRepresentable & CaseIterable).Type,
+            isRawValueKeyPath(keyPath, of: enumType),
             let property = try inner.storedProperty(in: state),
             case .rawRepresentable? = property.codec.map(\.unwrappedCodec)
         {
@@ -148,5 +150,18 @@ extension ValueCodec {
     var unwrappedCodec: ValueCodec {
         if case .optional(let wrapped, _, _) = self { return wrapped.unwrappedCodec }
         return self
+    }
+}
+
+/// True when a key path returns each case's `rawValue`.
+///
+/// Key paths to a protocol requirement reached generically do not compare equal to the concrete `\E.rawValue`, and
+/// on Linux their description carries no name, so the key path is checked on every case instead. Enums that are not
+/// `CaseIterable` are filtered in memory.
+private func isRawValueKeyPath<E: RawRepresentable & CaseIterable>(_ keyPath: AnyKeyPath, of _: E.Type) -> Bool {
+    guard let typed = keyPath as? KeyPath<E, E.RawValue>, !E.allCases.isEmpty else { return false }
+    return E.allCases.allSatisfy {
+        guard let value = $0[keyPath: typed] as? AnyHashable, let raw = $0.rawValue as? AnyHashable else { return false }
+        return value == raw
     }
 }

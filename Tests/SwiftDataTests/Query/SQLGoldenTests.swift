@@ -1,0 +1,46 @@
+import Foundation
+@testable import SwiftData
+import Testing
+
+/// Checks the exact SQL that fetches send, so pushdown regressions show up as a changed golden.
+@Suite struct SQLGoldenTests {
+    func lastSelect(_ container: ModelContainer) throws -> String {
+        let store = try #require(container.stores.first)
+        return try #require(store.statementLog.last { $0.hasPrefix("SELECT") })
+    }
+
+    @Test func predicateSortLimitAndOffsetArePushedDown() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let context = ModelContext(container)
+        let minimum = 100.0
+        var descriptor = FetchDescriptor<Trip>(
+            predicate: #Predicate { $0.destination == "France" && !($0.budget < minimum) || $0.rating == nil },
+            sortBy: [SortDescriptor(\.startDate, order: .reverse)]
+        )
+        descriptor.fetchLimit = 10
+        descriptor.fetchOffset = 5
+        _ = try context.fetch(descriptor)
+        #expect(
+            try lastSelect(container) == """
+                SELECT "_pk", "name", "destination", "startDate", "budget", "rating" FROM "Trip" \
+                WHERE ((("destination" IS ?1) AND (NOT ("budget" < ?2))) OR ("rating" IS NULL)) \
+                ORDER BY "startDate" DESC, "_pk" LIMIT 10 OFFSET 5
+                """
+        )
+    }
+
+    @Test func countAndEnumRawValuesArePushedDown() throws {
+        let container = try makeInMemoryContainer(Task.self)
+        let context = ModelContext(container)
+        _ = try context.fetchCount(FetchDescriptor<Task>(predicate: #Predicate { $0.priority.rawValue >= 2 }))
+        let store = try #require(container.stores.first)
+        #expect(store.statementLog.last == #"SELECT count(*) FROM "Task" WHERE ("priority" >= ?1)"#)
+    }
+
+    @Test func unsupportedPredicatesFetchCandidatesAndFilterInMemory() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let context = ModelContext(container)
+        _ = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name.starts(with: "N") }))
+        #expect(try lastSelect(container).hasSuffix(#"FROM "Trip" ORDER BY "_pk""#))
+    }
+}
