@@ -116,11 +116,12 @@ extension ModelContext {
         if let existing = registered[identifier]?.model {
             let storage = existing.storage
             if !storage.hasChanges && !storage.isDeleted {
-                for (position, column) in layout.columns.enumerated() where !column.isForeignKey {
-                    let property = entity.storedProperties[column.propertyIndex]
-                    let value = try decode(row.values[position], property: property, entity: entity)
-                    storage.values[column.propertyIndex] = value
-                    storage.committedValues?[column.propertyIndex] = value
+                for (index, range) in layout.columnRangeByProperty {
+                    let property = entity.storedProperties[index]
+                    guard !property.isRelationship else { continue }
+                    let value = try decode(row.values[range], property: property, entity: entity)
+                    storage.values[index] = value
+                    storage.committedValues?[index] = value
                 }
             }
             return existing
@@ -129,9 +130,9 @@ extension ModelContext {
         values.reserveCapacity(entity.storedProperties.count)
         for property in entity.storedProperties {
             if let info = property.relationshipInfo {
-                if case .foreignKey = info.storage, let position = layout.columnIndexByProperty[property.index] {
+                if case .foreignKey = info.storage, let range = layout.columnRangeByProperty[property.index] {
                     var target: PersistentIdentifier?
-                    if case .integer(let key) = row.values[position] {
+                    if case .integer(let key) = row.values[range.lowerBound] {
                         let targetStore = try container.store(for: info.destination)
                         target = targetStore.identifier(entityName: info.destination.name, primaryKey: key)
                     }
@@ -139,8 +140,8 @@ extension ModelContext {
                 } else {
                     values.append(ModelStorage.UnloadedRelationship())
                 }
-            } else if let position = layout.columnIndexByProperty[property.index] {
-                values.append(try decode(row.values[position], property: property, entity: entity))
+            } else if let range = layout.columnRangeByProperty[property.index] {
+                values.append(try decode(row.values[range], property: property, entity: entity))
             } else {
                 values.append(property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset()))
             }
@@ -151,9 +152,9 @@ extension ModelContext {
         return model
     }
 
-    private func decode(_ value: SQLiteValue, property: Schema.Entity.Property, entity: Schema.Entity) throws -> Any {
+    private func decode(_ values: ArraySlice<SQLiteValue>, property: Schema.Entity.Property, entity: Schema.Entity) throws -> Any {
         do {
-            return try property.codec!.decode(value)
+            return try property.codec!.decodeColumns(values)
         } catch {
             throw SwiftDataError(
                 .loadIssueModelContainer,

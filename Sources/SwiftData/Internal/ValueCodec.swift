@@ -24,6 +24,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     case optional(ValueCodec, wrapping: (Any) -> Any, none: Any)
     case rawRepresentable(ValueCodec, toRaw: (Any) -> Any, fromRaw: (Any) -> Any?)
     case json(encode: (Any) throws -> String, decode: (String) throws -> Any)
+    case composite(CompositeCodec)
 
     /// The codec for a type, or nil when SwiftData cannot store it.
     static func make(for type: any Any.Type) -> ValueCodec? {
@@ -33,9 +34,16 @@ indirect enum ValueCodec: @unchecked Sendable {
         }
         if let primitive = primitive(for: type) { return primitive }
         if let raw = type as? any RawRepresentable.Type, let codec = rawRepresentable(raw) { return codec }
-        if let codable = type as? any Codable.Type { return json(codable) }
+        if let codable = type as? any Codable.Type { return composite(codable) ?? json(codable) }
         return nil
     }
+
+    private static func composite<C: Codable>(_: C.Type) -> ValueCodec? {
+        CompositeCodec.make(for: C.self).map { .composite($0) }
+    }
+
+    /// The JSON codec of a `Codable` type, for values that have no column shape of their own.
+    static func jsonCodec<C: Codable>(for type: C.Type) -> ValueCodec { json(C.self) }
 
     private static func primitive(for type: any Any.Type) -> ValueCodec? {
         switch type {
@@ -86,6 +94,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     var columnType: String {
         switch self {
         case .string, .url, .uuid, .decimal, .json: "TEXT"
+        case .composite: "INTEGER"
         case .bool, .integer: "INTEGER"
         case .double, .float, .date: "REAL"
         case .data: "BLOB"
@@ -98,6 +107,57 @@ indirect enum ValueCodec: @unchecked Sendable {
     var isOptional: Bool {
         if case .optional = self { return true }
         return false
+    }
+
+    // MARK: - Columns
+
+    /// One SQL column of an attribute: a name suffix (empty for the attribute's own column), type and nullability.
+    struct ColumnShape {
+        let suffix: String
+        let sqlType: String
+        let isNullable: Bool
+    }
+
+    /// The columns an attribute occupies. A composite attribute has one per leaf (`name.leaf`), and an optional
+    /// composite also a presence column (`name`, 1 or NULL) so that `nil` and a value with all-nil fields differ.
+    var columnShapes: [ColumnShape] {
+        switch self {
+        case .composite(let composite):
+            return composite.leaves.map { ColumnShape(suffix: "." + $0.name, sqlType: $0.codec.columnType, isNullable: $0.isOptional) }
+        case .optional(.composite(let composite), _, _):
+            return [ColumnShape(suffix: "", sqlType: "INTEGER", isNullable: true)]
+                + composite.leaves.map { ColumnShape(suffix: "." + $0.name, sqlType: $0.codec.columnType, isNullable: true) }
+        default:
+            return [ColumnShape(suffix: "", sqlType: columnType, isNullable: isOptional)]
+        }
+    }
+
+    /// The SQLite values of an attribute's columns, in `columnShapes` order.
+    func encodeColumns(_ value: Any) throws -> [SQLiteValue] {
+        switch self {
+        case .composite(let composite):
+            return try composite.encode(value)
+        case .optional(.composite(let composite), _, _):
+            guard let inner = (value as? any OptionalValue)?.wrappedAny ?? (value is any OptionalValue ? nil : value) else {
+                return Array(repeating: .null, count: composite.leaves.count + 1)
+            }
+            return [.integer(1)] + (try composite.encode(inner))
+        default:
+            return [try encode(value)]
+        }
+    }
+
+    /// The Swift value of an attribute from its columns' SQLite values.
+    func decodeColumns(_ values: ArraySlice<SQLiteValue>) throws -> Any {
+        switch self {
+        case .composite(let composite):
+            return try composite.decode(values)
+        case .optional(.composite(let composite), let wrapping, let none):
+            guard let presence = values.first, presence != .null else { return none }
+            return wrapping(try composite.decode(values.dropFirst()))
+        default:
+            return try decode(values[values.startIndex])
+        }
     }
 
     // MARK: - Converting Values
@@ -123,6 +183,7 @@ indirect enum ValueCodec: @unchecked Sendable {
             return try wrapped.encode(value)
         case .rawRepresentable(let raw, let toRaw, _): return try raw.encode(toRaw(value))
         case .json(let encode, _): return .text(try encode(value))
+        case .composite: throw DecodingFailure(expected: "a single column", found: .null)
         }
     }
 

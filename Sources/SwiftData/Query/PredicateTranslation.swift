@@ -51,7 +51,7 @@ struct PredicateTranslation {
 
     /// The column of a stored attribute or to-one foreign key reached from the predicate's variable.
     func column(for keyPath: AnyKeyPath) throws -> (sql: String, property: Schema.Entity.Property) {
-        guard let index = entity.indexIfPersisted(keyPath), layout.columnIndexByProperty[index] != nil else {
+        guard let index = entity.indexIfPersisted(keyPath), layout.columnRangeByProperty[index]?.count == 1 else {
             throw UnsupportedPredicateNode(reason: "\(keyPath) is not a stored column of \(entity.name)")
         }
         let property = entity.storedProperties[index]

@@ -12,7 +12,7 @@ enum SortTranslation {
         var terms: [String] = []
         for descriptor in descriptors {
             guard let keyPath = descriptor.keyPath, let index = entity.indexIfPersisted(keyPath),
-                layout.columnIndexByProperty[index] != nil
+                layout.columnRangeByProperty[index]?.count == 1
             else {
                 throw UnsupportedPredicateNode(reason: "sort key path is not a stored column of \(entity.name)")
             }

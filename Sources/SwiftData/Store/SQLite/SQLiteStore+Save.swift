@@ -102,7 +102,7 @@ struct SQLiteSaveWriter {
         for name in constraint {
             guard let property = entity.property(named: name) else { return nil }
             conditions.append("\(quoted(name)) IS ?")
-            values.append(try columnValue(of: storage, property: property))
+            values += try columnValues(of: storage, property: property)
         }
         // Earlier inserts of this save are not written yet; compare with them in memory first.
         if let pending = pendingUniqueValues[PendingUniqueKey(entity: entity.name, constraint: constraint, values: values)] {
@@ -143,8 +143,8 @@ struct SQLiteSaveWriter {
         let sql =
             "INSERT INTO \(quoted(layout.tableName)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))"
         var values: [SQLiteValue] = [.integer(key)]
-        for column in layout.columns {
-            values.append(try columnValue(of: storage, property: storage.entity.storedProperties[column.propertyIndex]))
+        for index in layout.propertyIndexes {
+            values += try columnValues(of: storage, property: storage.entity.storedProperties[index])
         }
         try connection.statement(sql).execute(values)
     }
@@ -153,7 +153,7 @@ struct SQLiteSaveWriter {
         for constraint in storage.entity.uniquenessConstraints {
             let values = constraint.compactMap { name -> SQLiteValue? in
                 guard let property = storage.entity.property(named: name) else { return nil }
-                return try? columnValue(of: storage, property: property)
+                return try? columnValues(of: storage, property: property).first
             }
             pendingUniqueValues[PendingUniqueKey(entity: storage.entity.name, constraint: constraint, values: values)] = key
         }
@@ -162,14 +162,15 @@ struct SQLiteSaveWriter {
     /// Updates the columns of the given slots (all columns when `slots` is nil).
     private func update(_ storage: ModelStorage, key: Int64, slots: Set<Int>?) throws {
         let layout = store.layouts[storage.entity.name]!
-        let columns = layout.columns.filter { slots?.contains($0.propertyIndex) ?? true }
+        let properties = layout.propertyIndexes.filter { slots?.contains($0) ?? true }
+        let columns = properties.flatMap { layout.columns[layout.columnRangeByProperty[$0]!] }
         guard !columns.isEmpty else { return }
         let assignments = columns.enumerated().map { "\(quoted($1.name)) = ?\($0 + 2)" }.joined(separator: ", ")
         let sql =
             "UPDATE \(quoted(layout.tableName)) SET \(assignments) WHERE \(quoted(SQLiteTableLayout.primaryKey)) = ?1"
         var values: [SQLiteValue] = [.integer(key)]
-        for column in columns {
-            values.append(try columnValue(of: storage, property: storage.entity.storedProperties[column.propertyIndex]))
+        for index in properties {
+            values += try columnValues(of: storage, property: storage.entity.storedProperties[index])
         }
         try connection.statement(sql).execute(values)
     }
@@ -222,24 +223,25 @@ struct SQLiteSaveWriter {
 
     // MARK: - Values
 
-    /// The SQLite value of one column: an attribute, or the primary key of a to-one relationship's target.
-    private func columnValue(of storage: ModelStorage, property: Schema.Entity.Property) throws -> SQLiteValue {
+    /// The SQLite values of a property's columns: an attribute's (several for a composite), or the primary key of
+    /// a to-one relationship's target.
+    private func columnValues(of storage: ModelStorage, property: Schema.Entity.Property) throws -> [SQLiteValue] {
         let value = storage.values[property.index]
         if property.relationshipInfo != nil {
             switch value {
             case let fault as ModelStorage.ToOneFault:
-                return fault.target?.primaryKey.map { .integer($0) } ?? .null
+                return [fault.target?.primaryKey.map { .integer($0) } ?? .null]
             case is ModelStorage.Unset:
-                return .null
+                return [.null]
             default:
                 guard let target = property.relatedModels(in: value).first, !target.storage.isDeleted,
                     let key = primaryKey(of: target.storage)
-                else { return .null }
-                return .integer(key)
+                else { return [.null] }
+                return [.integer(key)]
             }
         }
         if value is ModelStorage.Unset {
-            if property.isOptional { return .null }
+            if property.isOptional { return Array(repeating: .null, count: property.codec!.columnShapes.count) }
             throw SwiftDataError(
                 .modelValidationFailure,
                 "\(storage.entity.name).\(property.name) has no value",
@@ -247,7 +249,7 @@ struct SQLiteSaveWriter {
             )
         }
         do {
-            return try property.codec!.encode(value)
+            return try property.codec!.encodeColumns(value)
         } catch {
             throw SwiftDataError(
                 .modelValidationFailure,

@@ -11,8 +11,11 @@ struct SQLiteTableLayout: Sendable {
 
     let tableName: String
     let columns: [Column]
-    /// Column position (in `columns`) by property index.
-    let columnIndexByProperty: [Int: Int]
+    /// Column positions (in `columns`) by property index; a composite attribute spans several.
+    let columnRangeByProperty: [Int: Range<Int>]
+
+    /// The indexes of the properties that have columns, in column order.
+    let propertyIndexes: [Int]
 
     /// The primary key column of every entity table.
     static let primaryKey = "_pk"
@@ -35,19 +38,27 @@ struct SQLiteTableLayout: Sendable {
                     entityName: entity.name
                 )
             }
-            columns.append(
-                Column(
-                    name: property.name,
-                    propertyIndex: property.index,
-                    sqlType: codec.columnType,
-                    isNullable: codec.isOptional,
-                    isForeignKey: false
+            for shape in codec.columnShapes {
+                columns.append(
+                    Column(
+                        name: property.name + shape.suffix,
+                        propertyIndex: property.index,
+                        sqlType: shape.sqlType,
+                        isNullable: shape.isNullable,
+                        isForeignKey: false
+                    )
                 )
-            )
+            }
         }
         self.tableName = entity.tableName
         self.columns = columns
-        self.columnIndexByProperty = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.propertyIndex, $0) })
+        var ranges: [Int: Range<Int>] = [:]
+        for (position, column) in columns.enumerated() {
+            let start = ranges[column.propertyIndex]?.lowerBound ?? position
+            ranges[column.propertyIndex] = start..<(position + 1)
+        }
+        self.columnRangeByProperty = ranges
+        self.propertyIndexes = ranges.keys.sorted { ranges[$0]!.lowerBound < ranges[$1]!.lowerBound }
     }
 
     /// `"_pk", "a", "b", …` for `SELECT`.

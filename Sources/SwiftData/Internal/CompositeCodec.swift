@@ -1,0 +1,384 @@
+/// Stores a `Codable` structure as one column per leaf field (a composite attribute), so that SQL can reach into it.
+///
+/// The fields are discovered once per type by decoding the type from a probe that records every key it is asked
+/// for. A type qualifies when its `init(from:)` reads a keyed container whose values are primitives, raw-value
+/// enums that are `CaseIterable`, or nested structures of the same kind. An optional nested structure, an array or
+/// any other shape inside is kept as one JSON leaf. Types that read an unkeyed or single-value container at the
+/// top (arrays, enums with payloads, custom coding) are not composite and are stored as JSON instead.
+final class CompositeCodec: @unchecked Sendable {
+    // @unchecked: immutable after creation; the closures capture only metatypes.
+
+    /// One stored field: its key path inside the structure and how its values are stored.
+    struct Leaf {
+        let path: [String]
+        let codec: ValueCodec
+        let isOptional: Bool
+        var name: String { path.joined(separator: ".") }
+    }
+
+    let leaves: [Leaf]
+    private let leafNames: Set<String>
+    private let decodeValue: (any Decoder) throws -> Any
+    private let encodeValue: (Any, any Encoder) throws -> Void
+
+    private init<T: Codable>(_: T.Type, leaves: [Leaf]) {
+        self.leaves = leaves
+        self.leafNames = Set(leaves.map(\.name))
+        self.decodeValue = { try T(from: $0) }
+        self.encodeValue = { try ($0 as! T).encode(to: $1) }
+    }
+
+    /// The composite codec of a type, or nil when the type is not a plain structure of storable fields.
+    static func make<T: Codable>(for type: T.Type) -> CompositeCodec? {
+        let probe = CompositeProbe()
+        guard (try? T(from: ProbeDecoder(probe: probe, path: []))) != nil, !probe.leaves.isEmpty else { return nil }
+        return CompositeCodec(T.self, leaves: probe.leaves)
+    }
+
+    // MARK: - Converting Values
+
+    /// The SQLite values of a structure's leaves, in `leaves` order.
+    func encode(_ value: Any) throws -> [SQLiteValue] {
+        let storage = FlatStorage()
+        try encodeValue(value, FlatEncoder(storage: storage, path: [], leafNames: leafNames))
+        return try leaves.map { leaf in
+            guard let leafValue = storage.values[leaf.name] else { return .null }
+            return try leaf.codec.encode(leafValue)
+        }
+    }
+
+    /// The structure whose leaves have the given SQLite values.
+    func decode(_ values: ArraySlice<SQLiteValue>) throws -> Any {
+        var decoded: [String: Any] = [:]
+        for (leaf, value) in zip(leaves, values) where value != .null {
+            decoded[leaf.name] = try leaf.codec.decode(value)
+        }
+        return try decodeValue(FlatDecoder(values: decoded, path: []))
+    }
+}
+
+/// A structure's shape as the probe discovers it.
+private final class CompositeProbe {
+    var leaves: [CompositeCodec.Leaf] = []
+}
+
+/// Raised by the probe when a type is not a plain structure.
+private struct NotComposite: Error {}
+
+/// A storable value of a leaf type, for the probe to hand back, or nil when the type is not a leaf.
+private func leafSample(_ type: Any.Type) -> (ValueCodec, Any)? {
+    switch type {
+    case is String.Type: return (.string, "")
+    case is Bool.Type: return (.bool, false)
+    case is Double.Type: return (.double, 0.0)
+    case is Float.Type: return (.float, Float(0))
+    case is Date.Type: return (.date, Date(timeIntervalSinceReferenceDate: 0))
+    case is Data.Type: return (.data, Data())
+    case is URL.Type: return (.url, URL(fileURLWithPath: "/"))
+    case is UUID.Type: return (.uuid, UUID())
+    case is Decimal.Type: return (.decimal, Decimal(0))
+    default: break
+    }
+    if let integer = type as? any FixedWidthInteger.Type, let codec = ValueCodec.make(for: type) {
+        return (codec, integer.zero)
+    }
+    if let enumeration = type as? any (RawRepresentable & CaseIterable).Type, let codec = ValueCodec.make(for: type),
+        case .rawRepresentable = codec, let first = firstCase(enumeration)
+    {
+        return (codec, first)
+    }
+    return nil
+}
+
+private func firstCase<E: CaseIterable>(_: E.Type) -> Any? { E.allCases.first }
+
+extension FixedWidthInteger {
+    fileprivate static var zero: Self { 0 }
+}
+
+// MARK: - Probing
+
+private struct ProbeDecoder: Decoder {
+    let probe: CompositeProbe
+    let path: [String]
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(ProbeKeyedContainer<Key>(probe: probe, path: path))
+    }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NotComposite() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw NotComposite() }
+}
+
+private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let probe: CompositeProbe
+    let path: [String]
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { [] }
+
+    func contains(_ key: Key) -> Bool { true }
+    func decodeNil(forKey key: Key) throws -> Bool { false }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let leafPath = path + [key.stringValue]
+        if let (codec, sample) = leafSample(T.self) {
+            probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: false))
+            return sample as! T
+        }
+        let recorded = probe.leaves.count
+        if let nested = try? T(from: ProbeDecoder(probe: probe, path: leafPath)) { return nested }
+        // Not a nested structure (an array, a set, a dictionary…): keep the field as one JSON leaf.
+        probe.leaves.removeSubrange(recorded...)
+        guard let codable = T.self as? any Codable.Type, let codec = jsonCodec(codable), let sample = jsonSample(T.self)
+        else { throw NotComposite() }
+        probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: false))
+        return sample
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        let leafPath = path + [key.stringValue]
+        if let (codec, _) = leafSample(T.self) {
+            probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: true))
+        } else if let codable = T.self as? any Codable.Type, let codec = jsonCodec(codable) {
+            probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: true))
+        } else {
+            throw NotComposite()
+        }
+        return nil
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(Wrapper<Bool>.self, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(Wrapper<String>.self, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(Wrapper<Double>.self, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(Wrapper<Float>.self, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(Wrapper<Int>.self, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(Wrapper<Int8>.self, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(Wrapper<Int16>.self, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(Wrapper<Int32>.self, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(Wrapper<Int64>.self, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(Wrapper<UInt>.self, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(Wrapper<UInt8>.self, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(Wrapper<UInt16>.self, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(Wrapper<UInt32>.self, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(Wrapper<UInt64>.self, key) }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(Wrapper<Bool>.self, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeIfPresent(Wrapper<String>.self, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeIfPresent(Wrapper<Double>.self, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeIfPresent(Wrapper<Float>.self, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeIfPresent(Wrapper<Int>.self, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeIfPresent(Wrapper<Int8>.self, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeIfPresent(Wrapper<Int16>.self, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeIfPresent(Wrapper<Int32>.self, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeIfPresent(Wrapper<Int64>.self, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeIfPresent(Wrapper<UInt>.self, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeIfPresent(Wrapper<UInt8>.self, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeIfPresent(Wrapper<UInt16>.self, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeIfPresent(Wrapper<UInt32>.self, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeIfPresent(Wrapper<UInt64>.self, key) }
+
+    private func decodeIfPresent<T: Decodable>(_: Wrapper<T>.Type, _ key: Key) throws -> T? {
+        try decodeIfPresent(T.self, forKey: key)
+    }
+
+    /// Routes the primitive overloads through the generic `decode` without recursing into themselves.
+    private func decode<T: Decodable>(_: Wrapper<T>.Type, _ key: Key) throws -> T {
+        let leafPath = path + [key.stringValue]
+        guard let (codec, sample) = leafSample(T.self) else { throw NotComposite() }
+        probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: false))
+        return sample as! T
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        KeyedDecodingContainer(ProbeKeyedContainer<NestedKey>(probe: probe, path: path + [key.stringValue]))
+    }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw NotComposite() }
+    func superDecoder() throws -> any Decoder { throw NotComposite() }
+    func superDecoder(forKey key: Key) throws -> any Decoder { throw NotComposite() }
+}
+
+private enum Wrapper<T> {}
+
+/// A value of a type decoded from the smallest JSON texts, for fields the probe keeps as JSON.
+private func jsonSample<T: Decodable>(_: T.Type) -> T? {
+    for text in ["[]", "{}", "\"\"", "0", "false"] {
+        if let value = try? JSONDecoder().decode(T.self, from: Data(text.utf8)) { return value }
+    }
+    return nil
+}
+
+private func jsonCodec<C: Codable>(_: C.Type) -> ValueCodec? {
+    ValueCodec.jsonCodec(for: C.self)
+}
+
+// MARK: - Encoding
+
+private final class FlatStorage {
+    var values: [String: Any] = [:]
+}
+
+private struct FlatEncoder: Encoder {
+    let storage: FlatStorage
+    let path: [String]
+    let leafNames: Set<String>
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(FlatKeyedEncoder<Key>(storage: storage, path: path, leafNames: leafNames))
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("composite values are keyed") }
+    func singleValueContainer() -> any SingleValueEncodingContainer { preconditionFailure("composite values are keyed") }
+}
+
+private struct FlatKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let storage: FlatStorage
+    let path: [String]
+    let leafNames: Set<String>
+    var codingPath: [any CodingKey] { [] }
+
+    mutating func encodeNil(forKey key: Key) throws {}
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        let leafPath = path + [key.stringValue]
+        let name = leafPath.joined(separator: ".")
+        if leafNames.contains(name) {
+            storage.values[name] = value
+        } else {
+            try value.encode(to: FlatEncoder(storage: storage, path: leafPath, leafNames: leafNames))
+        }
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: String, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: Double, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: Float, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: Int, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        KeyedEncodingContainer(FlatKeyedEncoder<NestedKey>(storage: storage, path: path + [key.stringValue], leafNames: leafNames))
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        preconditionFailure("composite values are keyed")
+    }
+    mutating func superEncoder() -> any Encoder { FlatEncoder(storage: storage, path: path, leafNames: leafNames) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        FlatEncoder(storage: storage, path: path + [key.stringValue], leafNames: leafNames)
+    }
+}
+
+// MARK: - Decoding
+
+private struct FlatDecoder: Decoder {
+    let values: [String: Any]
+    let path: [String]
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(FlatKeyedDecoder<Key>(values: values, path: path))
+    }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NotComposite() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw NotComposite() }
+}
+
+private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let values: [String: Any]
+    let path: [String]
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] {
+        let prefix = path.isEmpty ? "" : path.joined(separator: ".") + "."
+        let names = Set(values.keys.filter { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).split(separator: ".")[0] })
+        return names.compactMap { Key(stringValue: String($0)) }
+    }
+
+    private func name(_ key: Key) -> String { (path + [key.stringValue]).joined(separator: ".") }
+
+    private func hasNested(_ key: Key) -> Bool {
+        let prefix = name(key) + "."
+        return values.keys.contains { $0.hasPrefix(prefix) }
+    }
+
+    func contains(_ key: Key) -> Bool { values[name(key)] != nil || hasNested(key) }
+    func decodeNil(forKey key: Key) throws -> Bool { !contains(key) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if let value = values[name(key)] {
+            guard let typed = value as? T else {
+                throw DecodingError.typeMismatch(T.self, .init(codingPath: [key], debugDescription: "stored \(value)"))
+            }
+            return typed
+        }
+        if leafSample(T.self) != nil {
+            throw DecodingError.keyNotFound(key, .init(codingPath: [key], debugDescription: "column \(name(key)) is NULL"))
+        }
+        return try T(from: FlatDecoder(values: values, path: path + [key.stringValue]))
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard contains(key) else { return nil }
+        return try decode(T.self, forKey: key)
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeLeaf(key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeLeaf(key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeLeaf(key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeLeaf(key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeLeaf(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeLeaf(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeLeaf(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeLeaf(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeLeaf(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeLeaf(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeLeaf(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeLeaf(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeLeaf(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeLeaf(key) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { contains(key) ? try decodeLeaf(key) : nil }
+
+    private func decodeLeaf<T>(_ key: Key) throws -> T {
+        guard let value = values[name(key)] else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: [key], debugDescription: "column \(name(key)) is NULL"))
+        }
+        guard let typed = value as? T else {
+            throw DecodingError.typeMismatch(T.self, .init(codingPath: [key], debugDescription: "stored \(value)"))
+        }
+        return typed
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        KeyedDecodingContainer(FlatKeyedDecoder<NestedKey>(values: values, path: path + [key.stringValue]))
+    }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw NotComposite() }
+    func superDecoder() throws -> any Decoder { FlatDecoder(values: values, path: path) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { FlatDecoder(values: values, path: path + [key.stringValue]) }
+}
