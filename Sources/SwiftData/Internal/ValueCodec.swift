@@ -109,6 +109,12 @@ indirect enum ValueCodec: @unchecked Sendable {
         return false
     }
 
+    /// The leaf attributes of a composite codec, or nil for every other codec.
+    var compositeLeaves: [Schema.Attribute]? {
+        guard case .composite(let composite) = unwrappedCodec else { return nil }
+        return composite.leaves.map { Schema.Attribute(name: $0.name, valueType: Any.self) }
+    }
+
     // MARK: - Columns
 
     /// One SQL column of an attribute: a name suffix (empty for the attribute's own column), type and nullability.

@@ -126,9 +126,21 @@ extension Schema {
             hasher.combine(options)
         }
 
-        /// A copy of this attribute completed with what `@Model` knows about the property.
-        func completed(name: String, valueType: any Any.Type, defaultValue: Any?) -> Attribute {
-            Attribute(
+        /// A copy of this attribute completed with what `@Model` knows about the property; a composite attribute
+        /// when the value is a structure stored as one column per leaf.
+        func completed(name: String, valueType: any Any.Type, defaultValue: Any?, leaves: [Attribute]?) -> Attribute {
+            if let leaves {
+                return CompositeAttribute(
+                    name: name,
+                    originalName: declaredOriginalName,
+                    options: options,
+                    valueType: valueType,
+                    defaultValue: defaultValue,
+                    hashModifier: hashModifier,
+                    properties: leaves
+                )
+            }
+            return Attribute(
                 name: name,
                 originalName: declaredOriginalName,
                 options: options,

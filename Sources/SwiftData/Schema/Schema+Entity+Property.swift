@@ -59,13 +59,15 @@ extension Schema.Entity {
                 self.codec = nil
             } else {
                 let declared = metadata.metadata as? Schema.Attribute ?? Schema.Attribute()
+                let codec = ValueCodec.make(for: valueType)
                 self.schemaProperty = declared.completed(
                     name: metadata.name,
                     valueType: valueType,
-                    defaultValue: metadata.defaultValue
+                    defaultValue: metadata.defaultValue,
+                    leaves: codec?.compositeLeaves
                 )
                 self.relationshipInfo = nil
-                self.codec = ValueCodec.make(for: valueType)
+                self.codec = codec
             }
         }
 

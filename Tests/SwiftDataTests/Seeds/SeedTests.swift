@@ -106,3 +106,40 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Task>()) == 0)
     }
 }
+
+@Suite struct ModelMetadataTests {
+    @Test func schemaMetadataDescribesPersistedPropertiesOnly() throws {
+        #expect(Kayttaja.schemaMetadata.map(\.name) == ["sahkoposti", "nimi", "profiilikuva", "esittely"])
+        let entity = try #require(Schema([Kayttaja.self]).entity(for: Kayttaja.self))
+        #expect(entity.attributesByName["sahkoposti"]?.isUnique == true)
+        #expect(entity.attributesByName["profiilikuva"]?.options == [.externalStorage])
+        #expect(entity.attributesByName["esittely"]?.isOptional == true)
+        #expect(entity.uniquenessConstraints == [["sahkoposti"]])
+    }
+
+    @Test func declaredDefaultsBecomeSchemaDefaults() throws {
+        let entity = try #require(Schema([BucketListItem.self]).entity(for: BucketListItem.self))
+        #expect(entity.attributesByName["isDone"]?.defaultValue as? Bool == false)
+        #expect(BucketListItem(title: "x").isDone == false)
+    }
+
+    @Test func codableStructsAreCompositeAttributes() throws {
+        let entity = try #require(Schema([Visit.self]).entity(for: Visit.self))
+        let place = try #require(entity.attributesByName["place"] as? Schema.CompositeAttribute)
+        #expect(place.properties.map(\.name) == ["name", "point.latitude", "point.longitude", "note", "kind", "extra", "tags"])
+        #expect(!(entity.attributesByName["shape"] is Schema.CompositeAttribute))
+    }
+
+    @Test func modelsAreObservable() throws {
+        let trip = Trip(name: "A", destination: "X")
+        nonisolated(unsafe) var changed = false
+        // Safe: the onChange closure runs synchronously on this thread during the mutation below.
+        withObservationTracking {
+            _ = trip.name
+        } onChange: {
+            changed = true
+        }
+        trip.name = "B"
+        #expect(changed)
+    }
+}
