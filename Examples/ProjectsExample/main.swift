@@ -19,7 +19,9 @@ do {
     let muutto = Projekti(nimi: "Muutto", kuvaus: "Uusi toimisto", onValmis: true)
     context.insert(muutto)
     try context.save()
-    print("Saved \(try context.fetchCount(FetchDescriptor<Projekti>())) projects and \(try context.fetchCount(FetchDescriptor<Tehtava>())) tasks to \(storeURL.path)")
+    print(
+        "Saved \(try context.fetchCount(FetchDescriptor<Projekti>())) projects and \(try context.fetchCount(FetchDescriptor<Tehtava>())) tasks to \(storeURL.path)"
+    )
 }
 
 do {
@@ -31,7 +33,9 @@ do {
     )
     for projekti in try context.fetch(keskeneraiset) {
         let tehtavat = projekti.tehtavat.sorted { $0.prioriteetti > $1.prioriteetti }
-        print("Reopened: \(projekti.nimi) (\(projekti.kuvaus)) with tasks: \(tehtavat.map(\.otsikko).joined(separator: ", "))")
+        print(
+            "Reopened: \(projekti.nimi) (\(projekti.kuvaus)) with tasks: \(tehtavat.map(\.otsikko).joined(separator: ", "))"
+        )
         tehtavat.first?.onTehty = true
     }
     try context.save()

@@ -1,7 +1,7 @@
-public import SwiftSyntax
-public import SwiftSyntaxMacros
 import SwiftDiagnostics
+public import SwiftSyntax
 import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
 
 /// `@Model`: turns a class into a persistent model.
 ///
@@ -21,7 +21,8 @@ extension ModelMacro: MemberMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
-            context.diagnose(Diagnostic(node: node, message: MacroDiagnostic.modelRequiresClass(kind: kindName(of: declaration))))
+            context.diagnose(
+                Diagnostic(node: node, message: MacroDiagnostic.modelRequiresClass(kind: kindName(of: declaration))))
             return []
         }
         let typeName = classDecl.name.trimmedText
@@ -33,7 +34,8 @@ extension ModelMacro: MemberMacro {
                 + "defaultValue: \(property.defaultValueExpression), metadata: \(property.metadataExpression))"
         }
         let metadataBody =
-            metadataEntries.isEmpty ? "[]" : "[\n" + metadataEntries.map { "    " + $0 }.joined(separator: ",\n") + "\n]"
+            metadataEntries.isEmpty
+            ? "[]" : "[\n" + metadataEntries.map { "    " + $0 }.joined(separator: ",\n") + "\n]"
         let noTypeAssignments = persisted.map { "_\($0.name) = _SwiftDataNoType()\n" }.joined()
 
         return [
@@ -161,14 +163,17 @@ extension ModelMacro: MemberAttributeMacro {
         }
         guard let type = variable.declaredType else {
             if variable.initialValue?.isLiteral != true, let binding = variable.bindings.first {
-                context.diagnose(Diagnostic(node: binding, message: MacroDiagnostic.missingTypeAnnotation(property: name)))
+                context.diagnose(
+                    Diagnostic(node: binding, message: MacroDiagnostic.missingTypeAnnotation(property: name)))
                 return []
             }
             return ["@_PersistedProperty"]
         }
         if type.unsupportedPersistenceReason {
             context.diagnose(
-                Diagnostic(node: type, message: MacroDiagnostic.unsupportedStoredType(property: name, type: type.trimmedDescription))
+                Diagnostic(
+                    node: type,
+                    message: MacroDiagnostic.unsupportedStoredType(property: name, type: type.trimmedDescription))
             )
             return []
         }

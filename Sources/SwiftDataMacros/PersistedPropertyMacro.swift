@@ -1,6 +1,6 @@
 public import SwiftSyntax
-public import SwiftSyntaxMacros
 import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
 
 /// `@_PersistedProperty`: the accessors `@Model` gives each persisted stored property.
 ///

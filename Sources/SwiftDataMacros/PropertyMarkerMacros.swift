@@ -1,6 +1,6 @@
+import SwiftDiagnostics
 public import SwiftSyntax
 public import SwiftSyntaxMacros
-import SwiftDiagnostics
 
 /// `@Attribute(...)`: a marker read by `@Model`; it adds no code of its own.
 public enum AttributeMacro: PeerMacro {

@@ -17,97 +17,97 @@ import Testing
             }
             """,
             expands: #"""
-            final class Note {
-                var title: String {
-                    @storageRestrictions(accesses: _$backingData, initializes: _title)
-                    init(initialValue) {
-                        _$backingData.setValue(forKey: \.title, to: initialValue)
+                final class Note {
+                    var title: String {
+                        @storageRestrictions(accesses: _$backingData, initializes: _title)
+                        init(initialValue) {
+                            _$backingData.setValue(forKey: \.title, to: initialValue)
+                            _title = _SwiftDataNoType()
+                        }
+                        get {
+                            _$observationRegistrar.access(self, keyPath: \.title)
+                            return self.getValue(forKey: \.title)
+                        }
+                        set {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                                self.setValue(forKey: \.title, to: newValue)
+                            }
+                        }
+                    }
+                    private var _title: _SwiftDataNoType
+                    var pinned: Bool {
+                        @storageRestrictions(accesses: _$backingData, initializes: _pinned)
+                        init(initialValue) {
+                            _$backingData.setValue(forKey: \.pinned, to: initialValue)
+                            _pinned = _SwiftDataNoType()
+                        }
+                        get {
+                            _$observationRegistrar.access(self, keyPath: \.pinned)
+                            return self.getValue(forKey: \.pinned)
+                        }
+                        set {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.pinned) {
+                                self.setValue(forKey: \.pinned, to: newValue)
+                            }
+                        }
+                    }
+                    private var _pinned: _SwiftDataNoType
+                    var scratch: String = ""
+                    var length: Int { title.count }
+                    static var count = 0
+                    init(title: String) {
+                        self.title = title
+                    }
+                    private var _$backingData: any SwiftData.BackingData<Note> = Note.createBackingData()
+
+                    var persistentBackingData: any SwiftData.BackingData<Note> {
+                        get {
+                            _$backingData
+                        }
+                        set {
+                            _$backingData = newValue
+                        }
+                    }
+
+                    static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+                        return [
+                        SwiftData.Schema.PropertyMetadata(name: "title", keypath: \Note.title, defaultValue: nil, metadata: nil),
+                        SwiftData.Schema.PropertyMetadata(name: "pinned", keypath: \Note.pinned, defaultValue: (false) as Bool, metadata: nil)
+                        ]
+                    }
+
+                    required init(backingData: any SwiftData.BackingData<Note>) {
                         _title = _SwiftDataNoType()
-                    }
-                    get {
-                        _$observationRegistrar.access(self, keyPath: \.title)
-                        return self.getValue(forKey: \.title)
-                    }
-                    set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
-                            self.setValue(forKey: \.title, to: newValue)
-                        }
-                    }
-                }
-                private var _title: _SwiftDataNoType
-                var pinned: Bool {
-                    @storageRestrictions(accesses: _$backingData, initializes: _pinned)
-                    init(initialValue) {
-                        _$backingData.setValue(forKey: \.pinned, to: initialValue)
                         _pinned = _SwiftDataNoType()
+                        self.persistentBackingData = backingData
                     }
-                    get {
-                        _$observationRegistrar.access(self, keyPath: \.pinned)
-                        return self.getValue(forKey: \.pinned)
-                    }
-                    set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.pinned) {
-                            self.setValue(forKey: \.pinned, to: newValue)
-                        }
-                    }
-                }
-                private var _pinned: _SwiftDataNoType
-                var scratch: String = ""
-                var length: Int { title.count }
-                static var count = 0
-                init(title: String) {
-                    self.title = title
-                }
-                private var _$backingData: any SwiftData.BackingData<Note> = Note.createBackingData()
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                var persistentBackingData: any SwiftData.BackingData<Note> {
-                    get {
-                        _$backingData
+                    internal nonisolated func access<_M>(keyPath: Swift.KeyPath<Note, _M>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
                     }
-                    set {
-                        _$backingData = newValue
+
+                    internal nonisolated func withMutation<_M, _MR>(
+                        keyPath: Swift.KeyPath<Note, _M>,
+                        _ mutation: () throws -> _MR
+                    ) rethrows -> _MR {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+
+                    struct _SwiftDataNoType {
                     }
                 }
 
-                static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
-                    return [
-                    SwiftData.Schema.PropertyMetadata(name: "title", keypath: \Note.title, defaultValue: nil, metadata: nil),
-                    SwiftData.Schema.PropertyMetadata(name: "pinned", keypath: \Note.pinned, defaultValue: (false) as Bool, metadata: nil)
-                    ]
+                extension Note: SwiftData.PersistentModel {
                 }
 
-                required init(backingData: any SwiftData.BackingData<Note>) {
-                    _title = _SwiftDataNoType()
-                    _pinned = _SwiftDataNoType()
-                    self.persistentBackingData = backingData
-                }
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
-
-                internal nonisolated func access<_M>(keyPath: Swift.KeyPath<Note, _M>) {
-                    _$observationRegistrar.access(self, keyPath: keyPath)
+                extension Note: Observation.Observable {
                 }
 
-                internal nonisolated func withMutation<_M, _MR>(
-                    keyPath: Swift.KeyPath<Note, _M>,
-                    _ mutation: () throws -> _MR
-                ) rethrows -> _MR {
-                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                @available(*, unavailable, message: "PersistentModels are not Sendable, consider utilizing a ModelActor or use Note's persistentModelID instead")
+                extension Note: Swift.Sendable {
                 }
-
-                struct _SwiftDataNoType {
-                }
-            }
-
-            extension Note: SwiftData.PersistentModel {
-            }
-
-            extension Note: Observation.Observable {
-            }
-
-            @available(*, unavailable, message: "PersistentModels are not Sendable, consider utilizing a ModelActor or use Note's persistentModelID instead")
-            extension Note: Swift.Sendable {
-            }
-            """#
+                """#
         )
     }
 

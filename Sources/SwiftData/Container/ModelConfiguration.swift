@@ -113,10 +113,12 @@ public struct ModelConfiguration: Hashable, Identifiable, CustomDebugStringConve
     ///   `SwiftDataError.configurationFileNameTooLong`.
     public func validate() throws {
         if name.contains("/") || name.contains("\u{0}") {
-            throw SwiftDataError(.configurationFileNameContainsInvalidCharacters, "configuration name '\(name)' contains '/' or NUL")
+            throw SwiftDataError(
+                .configurationFileNameContainsInvalidCharacters, "configuration name '\(name)' contains '/' or NUL")
         }
         if name.utf8.count > 240 {
-            throw SwiftDataError(.configurationFileNameTooLong, "configuration name is \(name.utf8.count) bytes; the limit is 240")
+            throw SwiftDataError(
+                .configurationFileNameTooLong, "configuration name is \(name.utf8.count) bytes; the limit is 240")
         }
     }
 

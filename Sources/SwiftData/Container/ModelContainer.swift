@@ -45,7 +45,8 @@ public final class ModelContainer: Sendable {
                 allEntities.append(entity)
             }
         }
-        let schema = allEntities.count == givenSchema.entities.count
+        let schema =
+            allEntities.count == givenSchema.entities.count
             ? givenSchema : Schema(allEntities.map(\.modelType), version: givenSchema.version)
 
         var assignment: [String: Int] = [:]
@@ -59,7 +60,8 @@ public final class ModelContainer: Sendable {
         var stores: [SQLiteStore] = []
         var storeByEntity: [String: SQLiteStore] = [:]
         var openedLocations: Set<String> = []
-        for (index, configuration) in configurations.enumerated() where openedLocations.insert(configuration.id).inserted {
+        for (index, configuration) in configurations.enumerated()
+        where openedLocations.insert(configuration.id).inserted {
             let members = allEntities.filter { configurations[assignment[$0.name]!].id == configuration.id }
             guard !members.isEmpty || index == 0 else { continue }
             let store = try SQLiteStore(configuration: configuration, entities: members, version: givenSchema.version)

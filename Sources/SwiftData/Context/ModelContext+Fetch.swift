@@ -143,7 +143,8 @@ extension ModelContext {
             } else if let range = layout.columnRangeByProperty[property.index] {
                 values.append(try decode(row.values[range], property: property, entity: entity))
             } else {
-                values.append(property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset()))
+                values.append(
+                    property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset()))
             }
         }
         let model = entity.makeModel(identifier: identifier, values: values)
@@ -152,7 +153,9 @@ extension ModelContext {
         return model
     }
 
-    private func decode(_ values: ArraySlice<SQLiteValue>, property: Schema.Entity.Property, entity: Schema.Entity) throws -> Any {
+    private func decode(_ values: ArraySlice<SQLiteValue>, property: Schema.Entity.Property, entity: Schema.Entity)
+        throws -> Any
+    {
         do {
             return try property.codec!.decodeColumns(values)
         } catch {

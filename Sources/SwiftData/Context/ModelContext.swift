@@ -119,7 +119,9 @@ public final class ModelContext {
         guard let entity = container.schema.entitiesByName[persistentModelID.entityName] else {
             preconditionFailure("\(persistentModelID) belongs to no entity of this context's container")
         }
-        let values = entity.storedProperties.map { $0.defaultValue ?? ($0.isOptional ? $0.noneValue : ModelStorage.Unset()) }
+        let values = entity.storedProperties.map {
+            $0.defaultValue ?? ($0.isOptional ? $0.noneValue : ModelStorage.Unset())
+        }
         let model = entity.makeModel(identifier: persistentModelID, values: values)
         model.storage.context = self
         model.storage.isDeleted = true

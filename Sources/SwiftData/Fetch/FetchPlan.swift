@@ -100,7 +100,9 @@ struct FetchPlan<T: PersistentModel> {
             do {
                 models = try models.filter { try predicate.evaluate($0) }
             } catch {
-                throw SwiftDataError(.unsupportedPredicate, "the predicate could not be evaluated", entityName: entity.name, underlying: error)
+                throw SwiftDataError(
+                    .unsupportedPredicate, "the predicate could not be evaluated", entityName: entity.name,
+                    underlying: error)
             }
         }
         if !descriptor.sortBy.isEmpty { models.sort(using: descriptor.sortBy) }

@@ -163,20 +163,48 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(Wrapper<UInt32>.self, key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(Wrapper<UInt64>.self, key) }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(Wrapper<Bool>.self, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeIfPresent(Wrapper<String>.self, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeIfPresent(Wrapper<Double>.self, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeIfPresent(Wrapper<Float>.self, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeIfPresent(Wrapper<Int>.self, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeIfPresent(Wrapper<Int8>.self, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeIfPresent(Wrapper<Int16>.self, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeIfPresent(Wrapper<Int32>.self, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeIfPresent(Wrapper<Int64>.self, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeIfPresent(Wrapper<UInt>.self, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeIfPresent(Wrapper<UInt8>.self, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeIfPresent(Wrapper<UInt16>.self, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeIfPresent(Wrapper<UInt32>.self, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeIfPresent(Wrapper<UInt64>.self, key) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try decodeIfPresent(Wrapper<Bool>.self, key)
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try decodeIfPresent(Wrapper<String>.self, key)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try decodeIfPresent(Wrapper<Double>.self, key)
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try decodeIfPresent(Wrapper<Float>.self, key)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try decodeIfPresent(Wrapper<Int>.self, key)
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try decodeIfPresent(Wrapper<Int8>.self, key)
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try decodeIfPresent(Wrapper<Int16>.self, key)
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try decodeIfPresent(Wrapper<Int32>.self, key)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try decodeIfPresent(Wrapper<Int64>.self, key)
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try decodeIfPresent(Wrapper<UInt>.self, key)
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try decodeIfPresent(Wrapper<UInt8>.self, key)
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try decodeIfPresent(Wrapper<UInt16>.self, key)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try decodeIfPresent(Wrapper<UInt32>.self, key)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try decodeIfPresent(Wrapper<UInt64>.self, key)
+    }
 
     private func decodeIfPresent<T: Decodable>(_: Wrapper<T>.Type, _ key: Key) throws -> T? {
         try decodeIfPresent(T.self, forKey: key)
@@ -231,7 +259,9 @@ private struct FlatEncoder: Encoder {
         KeyedEncodingContainer(FlatKeyedEncoder<Key>(storage: storage, path: path, leafNames: leafNames))
     }
     func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("composite values are keyed") }
-    func singleValueContainer() -> any SingleValueEncodingContainer { preconditionFailure("composite values are keyed") }
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        preconditionFailure("composite values are keyed")
+    }
 }
 
 private struct FlatKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -252,25 +282,54 @@ private struct FlatKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
         }
     }
 
-    mutating func encode(_ value: Bool, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: String, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: Double, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: Float, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: Int, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { storage.values[(path + [key.stringValue]).joined(separator: ".")] = value }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: Int8, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: Int16, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
+    }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        KeyedEncodingContainer(FlatKeyedEncoder<NestedKey>(storage: storage, path: path + [key.stringValue], leafNames: leafNames))
+        KeyedEncodingContainer(
+            FlatKeyedEncoder<NestedKey>(storage: storage, path: path + [key.stringValue], leafNames: leafNames))
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         preconditionFailure("composite values are keyed")
@@ -302,7 +361,8 @@ private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] {
         let prefix = path.isEmpty ? "" : path.joined(separator: ".") + "."
-        let names = Set(values.keys.filter { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).split(separator: ".")[0] })
+        let names = Set(
+            values.keys.filter { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).split(separator: ".")[0] })
         return names.compactMap { Key(stringValue: String($0)) }
     }
 
@@ -324,7 +384,8 @@ private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
             return typed
         }
         if leafSample(T.self) != nil {
-            throw DecodingError.keyNotFound(key, .init(codingPath: [key], debugDescription: "column \(name(key)) is NULL"))
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: [key], debugDescription: "column \(name(key)) is NULL"))
         }
         return try T(from: FlatDecoder(values: values, path: path + [key.stringValue]))
     }
@@ -348,24 +409,51 @@ private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeLeaf(key) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeLeaf(key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeLeaf(key) }
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { contains(key) ? try decodeLeaf(key) : nil }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
 
     private func decodeLeaf<T>(_ key: Key) throws -> T {
         guard let value = values[name(key)] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: [key], debugDescription: "column \(name(key)) is NULL"))
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: [key], debugDescription: "column \(name(key)) is NULL"))
         }
         guard let typed = value as? T else {
             throw DecodingError.typeMismatch(T.self, .init(codingPath: [key], debugDescription: "stored \(value)"))
@@ -380,5 +468,7 @@ private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw NotComposite() }
     func superDecoder() throws -> any Decoder { FlatDecoder(values: values, path: path) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { FlatDecoder(values: values, path: path + [key.stringValue]) }
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        FlatDecoder(values: values, path: path + [key.stringValue])
+    }
 }

@@ -129,10 +129,14 @@ indirect enum ValueCodec: @unchecked Sendable {
     var columnShapes: [ColumnShape] {
         switch self {
         case .composite(let composite):
-            return composite.leaves.map { ColumnShape(suffix: "." + $0.name, sqlType: $0.codec.columnType, isNullable: $0.isOptional) }
+            return composite.leaves.map {
+                ColumnShape(suffix: "." + $0.name, sqlType: $0.codec.columnType, isNullable: $0.isOptional)
+            }
         case .optional(.composite(let composite), _, _):
             return [ColumnShape(suffix: "", sqlType: "INTEGER", isNullable: true)]
-                + composite.leaves.map { ColumnShape(suffix: "." + $0.name, sqlType: $0.codec.columnType, isNullable: true) }
+                + composite.leaves.map {
+                    ColumnShape(suffix: "." + $0.name, sqlType: $0.codec.columnType, isNullable: true)
+                }
         default:
             return [ColumnShape(suffix: "", sqlType: columnType, isNullable: isOptional)]
         }
@@ -144,7 +148,8 @@ indirect enum ValueCodec: @unchecked Sendable {
         case .composite(let composite):
             return try composite.encode(value)
         case .optional(.composite(let composite), _, _):
-            guard let inner = (value as? any OptionalValue)?.wrappedAny ?? (value is any OptionalValue ? nil : value) else {
+            guard let inner = (value as? any OptionalValue)?.wrappedAny ?? (value is any OptionalValue ? nil : value)
+            else {
                 return Array(repeating: .null, count: composite.leaves.count + 1)
             }
             return [.integer(1)] + (try composite.encode(inner))

@@ -16,7 +16,9 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
 
         /// Orders by store, entity, then key.
         public static func < (lhs: ID, rhs: ID) -> Bool {
-            ((lhs.storeIdentifier ?? ""), lhs.entityName, lhs.key) < ((rhs.storeIdentifier ?? ""), rhs.entityName, rhs.key)
+            ((lhs.storeIdentifier ?? ""), lhs.entityName, lhs.key) < (
+                (rhs.storeIdentifier ?? ""), rhs.entityName, rhs.key
+            )
         }
     }
 

@@ -33,6 +33,8 @@ extension Array: ModelCollectionValue where Element: PersistentModel {
 extension Optional: ModelCollectionValue where Wrapped: ModelCollectionValue {
     var modelElements: [any PersistentModel] { self?.modelElements ?? [] }
     // A to-many relationship is never nil at run time: an optional one holds an empty collection instead.
-    static func makeValue(_ elements: [any PersistentModel]) -> Any { Optional(Wrapped.makeValue(elements) as! Wrapped) as Any }
+    static func makeValue(_ elements: [any PersistentModel]) -> Any {
+        Optional(Wrapped.makeValue(elements) as! Wrapped) as Any
+    }
     static var elementType: any PersistentModel.Type { Wrapped.elementType }
 }

@@ -98,7 +98,8 @@ extension PredicateExpressions.Arithmetic: SQLTranslatable {
         // Integer overflow traps in Swift but not in SQL; only `Int`-free arithmetic is pushed down exactly, so
         // integer arithmetic stays in memory.
         guard !(Output.self is any FixedWidthInteger.Type) else {
-            throw UnsupportedPredicateNode(reason: "integer arithmetic is evaluated in memory to keep overflow semantics")
+            throw UnsupportedPredicateNode(
+                reason: "integer arithmetic is evaluated in memory to keep overflow semantics")
         }
         let symbol =
             switch op {
@@ -161,7 +162,9 @@ extension ValueCodec {
 private func isRawValueKeyPath<E: RawRepresentable & CaseIterable>(_ keyPath: AnyKeyPath, of _: E.Type) -> Bool {
     guard let typed = keyPath as? KeyPath<E, E.RawValue>, !E.allCases.isEmpty else { return false }
     return E.allCases.allSatisfy {
-        guard let value = $0[keyPath: typed] as? AnyHashable, let raw = $0.rawValue as? AnyHashable else { return false }
+        guard let value = $0[keyPath: typed] as? AnyHashable, let raw = $0.rawValue as? AnyHashable else {
+            return false
+        }
         return value == raw
     }
 }

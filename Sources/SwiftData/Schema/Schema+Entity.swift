@@ -45,7 +45,9 @@ extension Schema {
         public var description: String { "Entity(\(name), properties: \(storedProperties.map(\.name)))" }
 
         /// Entities are equal when they describe the same model type.
-        public static func == (lhs: Entity, rhs: Entity) -> Bool { lhs === rhs || lhs.name == rhs.name && lhs.storedProperties.map(\.name) == rhs.storedProperties.map(\.name) }
+        public static func == (lhs: Entity, rhs: Entity) -> Bool {
+            lhs === rhs || lhs.name == rhs.name && lhs.storedProperties.map(\.name) == rhs.storedProperties.map(\.name)
+        }
 
         /// Hashes the entity's name.
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }

@@ -37,7 +37,8 @@ extension VariableDeclSyntax {
             return true
         case .accessors(let accessors):
             return accessors.contains {
-                [.keyword(.get), .keyword(.set), .keyword(._read), .keyword(._modify)].contains($0.accessorSpecifier.tokenKind)
+                [.keyword(.get), .keyword(.set), .keyword(._read), .keyword(._modify)].contains(
+                    $0.accessorSpecifier.tokenKind)
             }
         @unknown default:
             return false

@@ -29,7 +29,9 @@ func assertExpansion(
 ) {
     let file = Parser.parse(source: source)
     let folded = OperatorTable.standardOperators.foldAll(file) { _ in }.as(SourceFileSyntax.self)!
-    let context = BasicMacroExpansionContext(sourceFiles: [folded: .init(moduleName: "TestModule", fullFilePath: "test.swift")])
+    let context = BasicMacroExpansionContext(sourceFiles: [
+        folded: .init(moduleName: "TestModule", fullFilePath: "test.swift")
+    ])
     let expanded = folded.expand(
         macros: testedMacros,
         contextGenerator: { syntax in
@@ -54,10 +56,14 @@ func assertExpansion(
             }
             if ProcessInfo.processInfo.environment["SWIFTDATA_RECORD"] == "1" {
                 let path = String(describing: sourceLocation.fileID).replacingOccurrences(of: "/", with: "_")
-                try? actual.write(toFile: "\(sourceLocation._filePath).\(sourceLocation.line).expected", atomically: true, encoding: .utf8)
+                try? actual.write(
+                    toFile: "\(sourceLocation._filePath).\(sourceLocation.line).expected", atomically: true,
+                    encoding: .utf8)
                 _ = path
             }
-            Issue.record("expansion differs from the golden text:\n\(diff.prefix(10).joined(separator: "\n"))", sourceLocation: sourceLocation)
+            Issue.record(
+                "expansion differs from the golden text:\n\(diff.prefix(10).joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
         }
     }
 

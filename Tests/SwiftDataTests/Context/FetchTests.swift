@@ -11,7 +11,9 @@ import Testing
             ("Oslo", "Norway", 1200, nil), ("Nice", "France", 700, 2),
         ]
         for (index, row) in rows.enumerated() {
-            let trip = Trip(name: row.0, destination: row.1, startDate: Date(timeIntervalSinceReferenceDate: Double(index) * 86_400), budget: row.2)
+            let trip = Trip(
+                name: row.0, destination: row.1,
+                startDate: Date(timeIntervalSinceReferenceDate: Double(index) * 86_400), budget: row.2)
             trip.rating = row.3
             context.insert(trip)
         }
@@ -73,12 +75,15 @@ import Testing
 
     @Test func pendingChangesTakePartUnlessExcluded() throws {
         let context = try seededContext()
-        let rome = try #require(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Rome" })).first)
+        let rome = try #require(
+            try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Rome" })).first)
         rome.destination = "France"
         context.insert(Trip(name: "Brest", destination: "France", budget: 50))
-        let paris = try #require(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Paris" })).first)
+        let paris = try #require(
+            try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Paris" })).first)
         context.delete(paris)
-        let france = FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "France" }, sortBy: [SortDescriptor(\.budget)])
+        let france = FetchDescriptor<Trip>(
+            predicate: #Predicate { $0.destination == "France" }, sortBy: [SortDescriptor(\.budget)])
         #expect(try context.fetch(france).map(\.name) == ["Brest", "Lyon", "Nice", "Rome"])
         var persisted = france
         persisted.includePendingChanges = false
@@ -88,7 +93,9 @@ import Testing
     @Test func enumerateVisitsEveryModelInBatches() throws {
         let context = try seededContext()
         var names: [String] = []
-        try context.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: 2) { names.append($0.name) }
+        try context.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: 2) {
+            names.append($0.name)
+        }
         #expect(names == ["Lyon", "Nice", "Oslo", "Paris", "Rome"])
         context.insert(Trip(name: "Dirty", destination: "Z"))
         #expect(throws: SwiftDataError.modelValidationFailure) {
@@ -100,6 +107,7 @@ import Testing
         let context = try seededContext()
         try context.delete(model: Trip.self, where: #Predicate { $0.destination == "France" })
         try context.save()
-        #expect(try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Oslo", "Rome"])
+        #expect(
+            try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Oslo", "Rome"])
     }
 }

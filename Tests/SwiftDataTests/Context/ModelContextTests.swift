@@ -162,8 +162,11 @@ import Testing
         context.insert(trip)
         nonisolated(unsafe) var inserted: [PersistentIdentifier] = []
         // Safe: the notification is posted synchronously on this thread, inside save().
-        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) {
-            inserted = $0.userInfo?[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier] ?? []
+        let observer = NotificationCenter.default.addObserver(
+            forName: ModelContext.didSave, object: context, queue: nil
+        ) {
+            inserted =
+                $0.userInfo?[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier] ?? []
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         try context.save()

@@ -48,7 +48,8 @@ import Testing
         #expect(trip.livingAccommodation?.name == "Grand Hotel")
         #expect(trip.livingAccommodation?.trip === trip)
         #expect(trip.tags.map(\.label).sorted() == ["city", "history"])
-        let city = try #require(try context.fetch(FetchDescriptor<TripTag>(predicate: #Predicate { $0.label == "city" })).first)
+        let city = try #require(
+            try context.fetch(FetchDescriptor<TripTag>(predicate: #Predicate { $0.label == "city" })).first)
         #expect(city.trips.first === trip)
     }
 
@@ -93,8 +94,12 @@ import Testing
         context.insert(TripTag(label: "beach"))
         try context.save()
         let fresh = ModelContext(container)
-        #expect(try fresh.fetch(FetchDescriptor<TripTag>(sortBy: [SortDescriptor(\.label)])).map(\.label) == ["beach", "city"])
-        let city = try #require(try context.fetch(FetchDescriptor<TripTag>(predicate: #Predicate { $0.label == "city" })).first)
+        #expect(
+            try fresh.fetch(FetchDescriptor<TripTag>(sortBy: [SortDescriptor(\.label)])).map(\.label) == [
+                "beach", "city",
+            ])
+        let city = try #require(
+            try context.fetch(FetchDescriptor<TripTag>(predicate: #Predicate { $0.label == "city" })).first)
         #expect(city.persistentModelID == duplicate.persistentModelID)
     }
 
@@ -143,7 +148,8 @@ final class Folder {
         }
         let container = try makeContainer(Folder.self, at: directory.store())
         let context = ModelContext(container)
-        let root = try #require(try context.fetch(FetchDescriptor<Folder>(predicate: #Predicate { $0.name == "root" })).first)
+        let root = try #require(
+            try context.fetch(FetchDescriptor<Folder>(predicate: #Predicate { $0.name == "root" })).first)
         #expect(root.children.first?.children.first?.name == "notes")
         #expect(root.children.first?.parent === root)
         context.delete(root)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SwiftData
 import Testing
+
+@testable import SwiftData
 
 /// Checks the exact SQL that fetches send, so pushdown regressions show up as a changed golden.
 @Suite struct SQLGoldenTests {

@@ -33,7 +33,8 @@ import Testing
         sivu.fetchLimit = 20
         #expect(try modelContext.fetch(sivu).count == 2)
 
-        let projekti = try #require(try modelContext.fetch(FetchDescriptor(predicate: #Predicate<Projekti> { !$0.onValmis })).first)
+        let projekti = try #require(
+            try modelContext.fetch(FetchDescriptor(predicate: #Predicate<Projekti> { !$0.onValmis })).first)
         #expect(projekti.tehtavat.map(\.otsikko) == ["Eka"])
         modelContext.delete(projekti)
         try modelContext.save()
@@ -126,7 +127,10 @@ import Testing
     @Test func codableStructsAreCompositeAttributes() throws {
         let entity = try #require(Schema([Visit.self]).entity(for: Visit.self))
         let place = try #require(entity.attributesByName["place"] as? Schema.CompositeAttribute)
-        #expect(place.properties.map(\.name) == ["name", "point.latitude", "point.longitude", "note", "kind", "extra", "tags"])
+        #expect(
+            place.properties.map(\.name) == [
+                "name", "point.latitude", "point.longitude", "note", "kind", "extra", "tags",
+            ])
         #expect(!(entity.attributesByName["shape"] is Schema.CompositeAttribute))
     }
 

@@ -89,7 +89,9 @@ func columnNames(_ url: URL, table: String) throws -> [String] {
     @Test func predicatesOnCompositeAttributesRunInMemoryWithSwiftSemantics() throws {
         let context = ModelContext(try makeInMemoryContainer(Visit.self))
         for (name, latitude) in [("Oulu", 65.0), ("Turku", 60.4)] {
-            let place = Place(name: name, point: GeoPoint(latitude: latitude, longitude: 0), note: nil, kind: .city, extra: nil, tags: [])
+            let place = Place(
+                name: name, point: GeoPoint(latitude: latitude, longitude: 0), note: nil, kind: .city, extra: nil,
+                tags: [])
             context.insert(Visit(place: place, maybe: nil, shape: .none))
         }
         try context.save()

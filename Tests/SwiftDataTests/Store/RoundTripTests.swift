@@ -66,7 +66,9 @@ final class EveryType {
         uint64 = seed == 0 ? UInt64.min : UInt64.max
         double = seed == 0 ? -Double.greatestFiniteMagnitude : 0.1 + 0.2
         float = seed == 0 ? Float.leastNonzeroMagnitude : 3.14159
-        decimal = seed == 0 ? Decimal(string: "-0.000000000000000000000000000001")! : Decimal(string: "12345678901234567890.123456789")!
+        decimal =
+            seed == 0
+            ? Decimal(string: "-0.000000000000000000000000000001")! : Decimal(string: "12345678901234567890.123456789")!
         date = Date(timeIntervalSinceReferenceDate: seed == 0 ? -1e9 : 123_456_789.123_456_7)
         data = seed == 0 ? Data() : Data([0, 1, 2, 255, 0])
         url = URL(string: seed == 0 ? "file:///tmp/a%20b.txt" : "https://example.com/path?q=1&r=ä#frag")!

@@ -57,7 +57,10 @@ func runSQLite(_ url: URL, _ sql: String) throws {
 
         bad.name = "fixed"
         try context.save()
-        #expect(try other.fetch(FetchDescriptor<Gadget>(sortBy: [SortDescriptor(\.serial)])).map(\.name) == ["good", "fixed", "first"])
+        #expect(
+            try other.fetch(FetchDescriptor<Gadget>(sortBy: [SortDescriptor(\.serial)])).map(\.name) == [
+                "good", "fixed", "first",
+            ])
     }
 
     @Test(arguments: [
@@ -75,7 +78,8 @@ func runSQLite(_ url: URL, _ sql: String) throws {
     @Test func anotherProgramsDatabaseIsRefusedUntouched() throws {
         let directory = try TemporaryDirectory()
         let url = directory.store("foreign.sqlite")
-        try runSQLite(url, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);")
+        try runSQLite(
+            url, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);")
         let before = try Data(contentsOf: url)
         let error = #expect(throws: SwiftDataError.self) { try makeContainer(Gadget.self, at: url) }
         #expect(error == .loadIssueModelContainer)
@@ -110,7 +114,8 @@ func runSQLite(_ url: URL, _ sql: String) throws {
 
     @Test func severalConfigurationsSplitModelsBetweenFiles() throws {
         let directory = try TemporaryDirectory()
-        let gadgets = ModelConfiguration("gadgets", schema: Schema([Gadget.self]), url: directory.store("gadgets.store"))
+        let gadgets = ModelConfiguration(
+            "gadgets", schema: Schema([Gadget.self]), url: directory.store("gadgets.store"))
         let trips = ModelConfiguration("trips", schema: Schema([Trip.self]), url: directory.store("trips.store"))
         let container = try ModelContainer(for: Gadget.self, Trip.self, configurations: gadgets, trips)
         let context = ModelContext(container)

@@ -19,7 +19,9 @@ final class Trip {
 
     var tags: [TripTag] = []
 
-    init(name: String, destination: String, startDate: Date = Date(timeIntervalSinceReferenceDate: 0), budget: Double = 0) {
+    init(
+        name: String, destination: String, startDate: Date = Date(timeIntervalSinceReferenceDate: 0), budget: Double = 0
+    ) {
         self.name = name
         self.destination = destination
         self.startDate = startDate

@@ -35,7 +35,9 @@ final class SQLiteStatement {
         case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
         case .blob(let bytes):
             code = bytes.withUnsafeBytes {
-                sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), csqlite_transient())
+                sqlite3_bind_blob(
+                    handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count),
+                    csqlite_transient())
             }
         }
         guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }

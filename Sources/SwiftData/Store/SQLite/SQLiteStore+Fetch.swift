@@ -113,7 +113,9 @@ extension SQLiteStore {
         do {
             return try withConnection(body)
         } catch let error as SQLiteError {
-            throw SwiftDataError(.loadIssueModelContainer, "reading \(entityName) failed", entityName: entityName, sql: sql, underlying: error)
+            throw SwiftDataError(
+                .loadIssueModelContainer, "reading \(entityName) failed", entityName: entityName, sql: sql,
+                underlying: error)
         }
     }
 }

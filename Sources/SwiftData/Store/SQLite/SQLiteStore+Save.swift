@@ -16,7 +16,8 @@ extension SQLiteStore {
     /// row's key and overwrites it: Apple's upsert. Nothing is written when this throws.
     func save(_ changes: StoreChanges) throws -> [ObjectIdentifier: Int64] {
         guard configuration.allowsSave else {
-            throw SwiftDataError(.modelValidationFailure, "the store \(configuration.name) was opened with allowsSave: false")
+            throw SwiftDataError(
+                .modelValidationFailure, "the store \(configuration.name) was opened with allowsSave: false")
         }
         return try withConnection { connection in
             var writer = SQLiteSaveWriter(store: self, connection: connection)
@@ -105,7 +106,9 @@ struct SQLiteSaveWriter {
             values += try columnValues(of: storage, property: property)
         }
         // Earlier inserts of this save are not written yet; compare with them in memory first.
-        if let pending = pendingUniqueValues[PendingUniqueKey(entity: entity.name, constraint: constraint, values: values)] {
+        if let pending = pendingUniqueValues[
+            PendingUniqueKey(entity: entity.name, constraint: constraint, values: values)]
+        {
             return pending
         }
         let sql =
@@ -155,7 +158,8 @@ struct SQLiteSaveWriter {
                 guard let property = storage.entity.property(named: name) else { return nil }
                 return try? columnValues(of: storage, property: property).first
             }
-            pendingUniqueValues[PendingUniqueKey(entity: storage.entity.name, constraint: constraint, values: values)] = key
+            pendingUniqueValues[PendingUniqueKey(entity: storage.entity.name, constraint: constraint, values: values)] =
+                key
         }
     }
 
@@ -182,7 +186,9 @@ struct SQLiteSaveWriter {
                 case .joinTable(let table, let ownerColumn, let targetColumn) = property.relationshipInfo?.storage,
                 !(storage.values[property.index] is ModelStorage.UnloadedRelationship)
             else { continue }
-            try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) = ?1").execute([.integer(key)])
+            try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) = ?1").execute([
+                .integer(key)
+            ])
             let insert = try connection.statement(
                 "INSERT OR IGNORE INTO \(quoted(table)) (\(quoted(ownerColumn)), \(quoted(targetColumn))) VALUES (?1, ?2)"
             )
@@ -217,7 +223,9 @@ struct SQLiteSaveWriter {
         }
         for property in entity.storedProperties {
             guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage else { continue }
-            try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) = ?1").execute([.integer(key)])
+            try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) = ?1").execute([
+                .integer(key)
+            ])
         }
     }
 

@@ -31,7 +31,8 @@ final class SQLiteStore: @unchecked Sendable {
             let url = configuration.url
             try Self.checkIsSQLiteFile(url)
             if configuration.allowsSave {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             } else if !FileManager.default.fileExists(atPath: url.path) {
                 throw SwiftDataError(.loadIssueModelContainer, "read-only store \(url.path) does not exist")
             }
@@ -152,10 +153,12 @@ final class SQLiteStore: @unchecked Sendable {
                         "CREATE TABLE \(quoted(table)) (\"owner\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, "
                             + "PRIMARY KEY (\"owner\", \"target\")) WITHOUT ROWID"
                     )
-                    try connection.execute("CREATE INDEX \(quoted(table + "_target_index")) ON \(quoted(table)) (\"target\")")
+                    try connection.execute(
+                        "CREATE INDEX \(quoted(table + "_target_index")) ON \(quoted(table)) (\"target\")")
                 }
             }
-            let insert = try connection.statement("INSERT INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?, ?)")
+            let insert = try connection.statement(
+                "INSERT INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?, ?)")
             try insert.execute([.text("storeIdentifier"), .text(identifier)])
             try insert.execute([.text("schemaVersion"), .text(version.description)])
             try insert.execute([.text("schema"), .text(schema)])

@@ -26,7 +26,9 @@ struct SQLiteTableLayout: Sendable {
             if let info = property.relationshipInfo {
                 guard case .foreignKey(let column) = info.storage else { continue }
                 columns.append(
-                    Column(name: column, propertyIndex: property.index, sqlType: "INTEGER", isNullable: true, isForeignKey: true)
+                    Column(
+                        name: column, propertyIndex: property.index, sqlType: "INTEGER", isNullable: true,
+                        isForeignKey: true)
                 )
                 continue
             }
