@@ -237,7 +237,12 @@ struct PersistedProperty {
         for (macro, schemaType) in [("Attribute", "Attribute"), ("Relationship", "Relationship")] {
             guard let attribute = variable.attribute(named: macro) else { continue }
             let arguments = attribute.arguments?.trimmedDescription ?? ""
-            return "SwiftData.Schema.\(schemaType)(\(arguments))"
+            // `inverse: nil` means "no inverse", which the initializer cannot tell from an omitted argument.
+            let isUnidirectional =
+                attribute.arguments?.as(LabeledExprListSyntax.self)?.contains {
+                    $0.label?.text == "inverse" && $0.expression.is(NilLiteralExprSyntax.self)
+                } ?? false
+            return "SwiftData.Schema.\(schemaType)(\(arguments))" + (isUnidirectional ? "._unidirectional()" : "")
         }
         return "nil"
     }

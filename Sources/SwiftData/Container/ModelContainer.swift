@@ -28,8 +28,8 @@ public final class ModelContainer: Sendable {
     ///
     /// The container's schema also includes the models of the configurations' schemas.
     ///
-    /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be opened or created, with a message
-    ///   that says why.
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be opened or created, or when a
+    ///   relationship's inverse is ambiguous, with a message that says why.
     public init(
         for givenSchema: Schema,
         migrationPlan: (any SchemaMigrationPlan.Type)?,
@@ -48,6 +48,11 @@ public final class ModelContainer: Sendable {
         let schema =
             allEntities.count == givenSchema.entities.count
             ? givenSchema : Schema(allEntities.map(\.modelType), version: givenSchema.version)
+
+        let issues = allEntities.flatMap(\.relationshipIssues)
+        if !issues.isEmpty {
+            throw SwiftDataError(.loadIssueModelContainer, issues.joined(separator: "; "))
+        }
 
         var assignment: [String: Int] = [:]
         for entity in allEntities {

@@ -29,12 +29,14 @@ extension ModelContext {
     /// model instead.
     ///
     /// - Throws: `SwiftDataError.modelValidationFailure` when a store refuses the changes (nothing is written and
-    ///   the context keeps its pending changes), when the store is read-only, or when a `.deny` rule applies.
+    ///   the context keeps its pending changes), when the store is read-only, when a `.deny` rule applies, or when
+    ///   a to-many relationship holds fewer than `minimumModelCount` or more than `maximumModelCount` models.
     public func save() throws {
         guard hasChanges else { return }
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
 
         let deletions = try deletionClosure()
+        try validateRelationshipCounts(excluding: deletions)
         var changesByStore: [ObjectIdentifier: (SQLiteStore, StoreChanges)] = [:]
         func add(_ model: any PersistentModel, _ apply: (inout StoreChanges) -> Void) throws {
             let store = try container.store(for: model.storage.entity)
@@ -91,6 +93,33 @@ extension ModelContext {
             }
         }
         return result
+    }
+
+    /// Checks `minimumModelCount` and `maximumModelCount` of every inserted or changed model's to-many
+    /// relationships. An empty optional to-many relationship counts as absent and is not checked.
+    ///
+    /// - Throws: `SwiftDataError.modelValidationFailure` naming the model, the relationship and the count.
+    private func validateRelationshipCounts(excluding deletions: OrderedModels) throws {
+        for model in inserted.models + changed.models where !deletions.contains(model) {
+            let storage = model.storage
+            for property in storage.entity.storedProperties {
+                guard let info = property.relationshipInfo, info.isToMany else { continue }
+                let minimum = info.declaration.minimumModelCount ?? 0
+                let maximum = info.declaration.maximumModelCount ?? 0
+                guard minimum > 0 || maximum > 0 else { continue }
+                if storage.committedValues != nil, !storage.changedSlots.contains(property.index) { continue }
+                let count = property.relatedModels(in: storage.value(at: property.index)).count
+                if count == 0 && property.isOptional { continue }
+                if count < minimum || (maximum > 0 && count > maximum) {
+                    let limits = maximum > 0 ? "\(minimum)...\(maximum)" : "at least \(minimum)"
+                    throw SwiftDataError(
+                        .modelValidationFailure,
+                        "\(storage.entity.name).\(property.name) holds \(count) model(s); it must hold \(limits)",
+                        entityName: storage.entity.name
+                    )
+                }
+            }
+        }
     }
 
     /// Brings the context up to date after every store committed: permanent identifiers, saved values, and

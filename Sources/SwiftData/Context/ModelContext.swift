@@ -171,7 +171,9 @@ public final class ModelContext {
     func detachFromRelatedModels(_ storage: ModelStorage) {
         guard let model = storage.model else { return }
         for property in storage.entity.storedProperties {
-            guard let inverse = property.relationshipInfo?.inverse else { continue }
+            guard let info = property.relationshipInfo, let inverse = info.inverse,
+                info.declaration.deleteRule != .noAction || storage.committedValues == nil
+            else { continue }
             let value = storage.values[property.index]
             guard !(value is ModelStorage.UnloadedRelationship) else { continue }
             for target in property.relatedModels(in: value) {

@@ -44,7 +44,9 @@ final class EntityRegistry: Sendable {
     /// that one.
     private func resolveInverses(of entity: Schema.Entity) {
         for property in entity.storedProperties {
-            guard let info = property.relationshipInfo, info.inverse == nil else { continue }
+            guard let info = property.relationshipInfo, info.inverse == nil, !info.declaration.isUnidirectional else {
+                continue
+            }
             let destination = info.destination!
             var inverse: Schema.Entity.Property?
             if let keyPath = info.declaration.inverseKeyPath, let index = destination.indexIfPersisted(keyPath) {
@@ -75,11 +77,20 @@ final class EntityRegistry: Sendable {
         func undeclared(_ candidate: Schema.Entity.Property, pointingTo target: Schema.Entity) -> Bool {
             guard let info = candidate.relationshipInfo else { return false }
             return info.destination === target && info.declaration.inverseKeyPath == nil
+                && !info.declaration.isUnidirectional
         }
         // A relationship of an entity to itself is never inferred: a tree's parent and children name each other.
         guard entity !== destination else { return nil }
         let fromHere = entity.storedProperties.filter { undeclared($0, pointingTo: destination) }
         let fromThere = destination.storedProperties.filter { undeclared($0, pointingTo: entity) }
+        if fromThere.count > 1 || (fromHere.count > 1 && !fromThere.isEmpty) {
+            entity.relationshipIssues.append(
+                "the inverse of \(entity.name).\(property.name) is ambiguous: \(destination.name) relates to "
+                    + "\(entity.name) through \(fromThere.map(\.name).joined(separator: ", ")); "
+                    + "declare it with @Relationship(inverse:)"
+            )
+            return nil
+        }
         guard fromHere.count == 1, fromThere.count == 1 else { return nil }
         return fromThere[0]
     }

@@ -81,6 +81,9 @@ extension Schema {
             }
         }
 
+        /// Problems found while resolving relationships (ambiguous inverses); a container refuses such a schema.
+        var relationshipIssues: [String] = []
+
         /// Creates a model of this entity around stored values.
         func makeModel(identifier: PersistentIdentifier, values: [Any]) -> any PersistentModel {
             modelFactory(self, identifier, values)

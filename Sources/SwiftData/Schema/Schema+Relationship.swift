@@ -47,8 +47,8 @@ extension Schema {
         /// The Swift type of the relationship's value.
         public private(set) var valueType: any Any.Type
         let declaredOriginalName: String?
-        /// True when `inverse:` was written, even as `nil`.
-        let declaresInverse: Bool
+        /// True when `inverse: nil` was written: the relationship has no inverse and none is inferred.
+        public private(set) var isUnidirectional: Bool = false
 
         /// Creates relationship metadata, as `@Relationship` does.
         public init(
@@ -67,7 +67,6 @@ extension Schema {
             self.maximumModelCount = maximumModelCount
             self.declaredOriginalName = originalName
             self.inverseKeyPath = inverse
-            self.declaresInverse = inverse != nil
             self.hashModifier = hashModifier
             self.destination = ""
             self.valueType = Any.self
@@ -87,11 +86,18 @@ extension Schema {
             self.maximumModelCount = other.maximumModelCount
             self.declaredOriginalName = other.declaredOriginalName
             self.inverseKeyPath = other.inverseKeyPath
-            self.declaresInverse = other.declaresInverse
+            self.isUnidirectional = other.isUnidirectional
             self.hashModifier = other.hashModifier
             self.keypath = keypath
             self.valueType = valueType
             self.destination = destination
+        }
+
+        /// Marks the relationship as having no inverse. `@Model` calls this for `@Relationship(inverse: nil)`, since
+        /// an explicit `nil` and an omitted `inverse:` look the same to the initializer.
+        public func _unidirectional() -> Relationship {
+            isUnidirectional = true
+            return self
         }
 
         /// True when the relationship refers to at most one model.

@@ -208,6 +208,8 @@ struct SQLiteSaveWriter {
         for other in store.entities {
             for property in other.storedProperties {
                 guard let info = property.relationshipInfo, info.destination === entity else { continue }
+                // `.noAction` on the deleted model's side leaves the other rows' references as they are.
+                if info.inverse?.relationshipInfo?.declaration.deleteRule == .noAction { continue }
                 switch info.storage {
                 case .foreignKey(let column):
                     try connection.statement(
