@@ -77,37 +77,6 @@ extension ModelContext {
         return try? materialize(row, entity: entity, store: store)
     }
 
-    /// The models a relationship of a saved model refers to, loaded in one query for the links and one for the rows.
-    func loadRelatedModels(of storage: ModelStorage, property: Schema.Entity.Property) -> [any PersistentModel] {
-        guard let key = storage.identifier.primaryKey, let info = property.relationshipInfo,
-            let ownerStore = try? container.store(for: storage.entity),
-            let keys = try? ownerStore.relatedPrimaryKeys(of: key, property: property, in: storage.entity)
-        else { return [] }
-        return (try? models(of: info.destination, primaryKeys: keys)) ?? []
-    }
-
-    /// The models of an entity with the given keys, in that order, reading unregistered ones in one query.
-    func models(of entity: Schema.Entity, primaryKeys: [Int64]) throws -> [any PersistentModel] {
-        let store = try container.store(for: entity)
-        var byKey: [Int64: any PersistentModel] = [:]
-        var missing: [Int64] = []
-        for key in primaryKeys {
-            let identifier = store.identifier(entityName: entity.name, primaryKey: key)
-            if let model = registered[identifier]?.model { byKey[key] = model } else { missing.append(key) }
-        }
-        if !missing.isEmpty {
-            let placeholders = missing.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
-            let query = SQLQuery(
-                whereClause: "\(quoted(SQLiteTableLayout.primaryKey)) IN (\(placeholders))",
-                bindings: missing.map { .integer($0) }
-            )
-            for row in try store.fetchRows(entity: entity, query: query) {
-                byKey[row.primaryKey] = try materialize(row, entity: entity, store: store)
-            }
-        }
-        return primaryKeys.compactMap { byKey[$0] }.filter { !$0.storage.isDeleted }
-    }
-
     /// The registered model for a row, refreshed with the row's values when it has no unsaved changes, or a new
     /// model registered with this context.
     func materialize(_ row: FetchedRow, entity: Schema.Entity, store: SQLiteStore) throws -> any PersistentModel {

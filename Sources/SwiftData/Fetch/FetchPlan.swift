@@ -42,6 +42,21 @@ struct FetchPlan<T: PersistentModel> {
     // MARK: - Results
 
     func models() throws -> [T] {
+        let models = try matchingModels()
+        for keyPath in descriptor.relationshipKeyPathsForPrefetching {
+            guard let index = entity.indexIfPersisted(keyPath), entity.storedProperties[index].isRelationship else {
+                throw SwiftDataError(
+                    .unsupportedKeyPath,
+                    "\(keyPath) is not a relationship of \(entity.name) and cannot be prefetched",
+                    entityName: entity.name
+                )
+            }
+            try context.prefetch(entity.storedProperties[index], of: models.map(\.storage))
+        }
+        return models
+    }
+
+    private func matchingModels() throws -> [T] {
         if runsInSQL {
             var query = baseQuery
             query.orderBy = orderBy

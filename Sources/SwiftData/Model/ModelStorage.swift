@@ -66,10 +66,7 @@ class ModelStorage {
             if committedValues != nil, !changedSlots.contains(index) { committedValues?[index] = loaded }
             return loaded
         case is UnloadedRelationship:
-            let loaded = loadRelationship(index)
-            values[index] = loaded
-            if committedValues != nil, !changedSlots.contains(index) { committedValues?[index] = loaded }
-            return loaded
+            return loadRelationship(index)
         case is Unset:
             let property = entity.storedProperties[index]
             if let relationship = property.relationshipInfo, relationship.isToMany || property.isOptional {
@@ -91,10 +88,8 @@ class ModelStorage {
     private func loadRelationship(_ index: Int) -> Any {
         let property = entity.storedProperties[index]
         guard let context else { return property.emptyRelationshipValue }
-        let models = context.loadRelatedModels(of: self, property: property)
-        if property.relationshipInfo?.isToMany == true { return property.makeCollection(models) }
-        guard let model = models.first else { return property.noneValue }
-        return property.isOptional ? property.wrapOptional(model) : model
+        fillRelationship(at: index, with: context.loadRelatedModels(of: self, property: property))
+        return values[index]
     }
 
     // MARK: - Writing

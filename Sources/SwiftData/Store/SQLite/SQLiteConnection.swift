@@ -7,8 +7,18 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
-    /// Every SQL string executed or prepared through `statement(_:)`, for tests (`statementLog`).
+    /// The most recent SQL strings run through `execute(_:)` or `statement(_:)` (at most `statementLogLimit`), for
+    /// tests and diagnostics.
     private(set) var statementLog: [String] = []
+    /// How many SQL strings have been run through `execute(_:)` or `statement(_:)`.
+    private(set) var statementCount = 0
+    private let statementLogLimit = 256
+
+    private func log(_ sql: String) {
+        statementCount += 1
+        if statementLog.count == statementLogLimit { statementLog.removeFirst(statementLogLimit / 2) }
+        statementLog.append(sql)
+    }
 
     /// Opens a connection. `path` is a file path or `:memory:`.
     init(path: String, readOnly: Bool) throws {
@@ -35,14 +45,14 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that return no rows and take no values.
     func execute(_ sql: String) throws {
-        statementLog.append(sql)
+        log(sql)
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code, sql: sql) }
     }
 
     /// A cached prepared statement for the SQL.
     func statement(_ sql: String) throws -> SQLiteStatement {
-        statementLog.append(sql)
+        log(sql)
         if let cached = statements[sql] { return cached }
         let statement = try SQLiteStatement(connection: self, sql: sql)
         statements[sql] = statement

@@ -63,36 +63,6 @@ extension SQLiteStore {
         }
     }
 
-    /// The primary keys of the models a relationship of one model refers to, read from where the links are stored.
-    func relatedPrimaryKeys(
-        of ownerKey: Int64,
-        property: Schema.Entity.Property,
-        in entity: Schema.Entity
-    ) throws -> [Int64] {
-        guard let info = property.relationshipInfo else { return [] }
-        let sql: String
-        switch info.storage {
-        case .foreignKey(let column):
-            sql =
-                "SELECT \(quoted(column)) FROM \(quoted(entity.tableName)) WHERE "
-                + "\(quoted(SQLiteTableLayout.primaryKey)) = ?1 AND \(quoted(column)) IS NOT NULL"
-        case .inverseForeignKey(let column):
-            sql =
-                "SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(info.destination.tableName)) "
-                + "WHERE \(quoted(column)) = ?1 ORDER BY \(quoted(SQLiteTableLayout.primaryKey))"
-        case .joinTable(let name, let ownerColumn, let targetColumn):
-            sql =
-                "SELECT \(quoted(targetColumn)) FROM \(quoted(name)) WHERE \(quoted(ownerColumn)) = ?1 "
-                + "ORDER BY \(quoted(targetColumn))"
-        }
-        return try run(sql, entityName: info.destination.name) { connection in
-            try connection.statement(sql).rows([.integer(ownerKey)]).compactMap {
-                if case .integer(let key) = $0[0] { return key }
-                return nil
-            }
-        }
-    }
-
     // MARK: - Internal
 
     private func selectSQL(_ head: String, _ query: SQLQuery) -> String {

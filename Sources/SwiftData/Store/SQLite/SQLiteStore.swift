@@ -177,6 +177,9 @@ final class SQLiteStore: @unchecked Sendable {
     /// The SQL executed so far, for tests.
     var statementLog: [String] { withConnection { $0.statementLog } }
 
+    /// The number of SQL statements run so far, for tests that count queries.
+    var statementCount: Int { withConnection { $0.statementCount } }
+
     /// The identifier of a row of an entity in this store.
     func identifier(entityName: String, primaryKey: Int64) -> PersistentIdentifier {
         PersistentIdentifier(storeIdentifier: identifier, entityName: entityName, primaryKey: primaryKey)

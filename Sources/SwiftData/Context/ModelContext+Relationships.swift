@@ -1,0 +1,154 @@
+extension ModelContext {
+    // MARK: - Internal
+
+    /// The models a relationship of a saved model refers to, read in one query for the related rows (two for a
+    /// join table or a foreign key on this side).
+    func loadRelatedModels(of storage: ModelStorage, property: Schema.Entity.Property) -> [any PersistentModel] {
+        guard let key = storage.identifier.primaryKey else { return [] }
+        let groups = try? relatedModels(ownerKeys: [key], property: property, ownerEntity: storage.entity)
+        return groups?[key] ?? []
+    }
+
+    /// Loads one relationship of many models at once, in a constant number of queries (prefetching).
+    func prefetch(_ property: Schema.Entity.Property, of storages: [ModelStorage]) throws {
+        guard let info = property.relationshipInfo else { return }
+        let pending = storages.filter { storage in
+            guard storage.identifier.primaryKey != nil else { return false }
+            let slot = storage.values[property.index]
+            return slot is ModelStorage.ToOneFault || slot is ModelStorage.UnloadedRelationship
+        }
+        guard !pending.isEmpty else { return }
+        if case .foreignKey = info.storage {
+            // The keys are already in the owners' rows: loading the targets registers them, and each owner's fault
+            // then resolves from the registry without a query.
+            let targets = pending.compactMap {
+                ($0.values[property.index] as? ModelStorage.ToOneFault)?.target?.primaryKey
+            }
+            _ = try models(of: info.destination, primaryKeys: Array(Set(targets)).sorted())
+            return
+        }
+        let groups = try relatedModels(
+            ownerKeys: pending.compactMap(\.identifier.primaryKey),
+            property: property,
+            ownerEntity: pending[0].entity
+        )
+        for storage in pending {
+            storage.fillRelationship(at: property.index, with: groups[storage.identifier.primaryKey!] ?? [])
+        }
+    }
+
+    /// The related models of several owners, grouped by owner key and ordered by the related models' keys.
+    func relatedModels(
+        ownerKeys: [Int64],
+        property: Schema.Entity.Property,
+        ownerEntity: Schema.Entity
+    ) throws -> [Int64: [any PersistentModel]] {
+        guard let info = property.relationshipInfo else { return [:] }
+        let destination = info.destination!
+        let destinationStore = try container.store(for: destination)
+        let ownerStore = try container.store(for: ownerEntity)
+        let keyList = Self.keyList(ownerKeys)
+        var groups: [Int64: [any PersistentModel]] = [:]
+
+        switch info.storage {
+        case .inverseForeignKey(let column):
+            let layout = destinationStore.layouts[destination.name]!
+            guard let inverse = info.inverse, let position = layout.columnRangeByProperty[inverse.index]?.lowerBound
+            else { return [:] }
+            let query = SQLQuery(
+                whereClause: "\(quoted(column)) IN (SELECT value FROM json_each(?1))",
+                bindings: [keyList],
+                orderBy: quoted(SQLiteTableLayout.primaryKey)
+            )
+            for row in try destinationStore.fetchRows(entity: destination, query: query) {
+                guard case .integer(let owner) = row.values[position] else { continue }
+                let model = try materialize(row, entity: destination, store: destinationStore)
+                if !model.storage.isDeleted { groups[owner, default: []].append(model) }
+            }
+        case .joinTable(let table, let ownerColumn, let targetColumn):
+            let sql =
+                "SELECT \(quoted(ownerColumn)), \(quoted(targetColumn)) FROM \(quoted(table)) "
+                + "WHERE \(quoted(ownerColumn)) IN (SELECT value FROM json_each(?1)) "
+                + "ORDER BY \(quoted(ownerColumn)), \(quoted(targetColumn))"
+            let pairs = try ownerStore.keyPairs(sql, keyList, entityName: ownerEntity.name)
+            try group(pairs, into: &groups, destination: destination)
+        case .foreignKey(let column):
+            let sql =
+                "SELECT \(quoted(SQLiteTableLayout.primaryKey)), \(quoted(column)) FROM \(quoted(ownerEntity.tableName)) "
+                + "WHERE \(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT value FROM json_each(?1)) "
+                + "AND \(quoted(column)) IS NOT NULL"
+            let pairs = try ownerStore.keyPairs(sql, keyList, entityName: ownerEntity.name)
+            try group(pairs, into: &groups, destination: destination)
+        }
+        return groups
+    }
+
+    private func group(
+        _ pairs: [(Int64, Int64)],
+        into groups: inout [Int64: [any PersistentModel]],
+        destination: Schema.Entity
+    ) throws {
+        let targets = try models(of: destination, primaryKeys: Array(Set(pairs.map(\.1))).sorted())
+        var byKey: [Int64: any PersistentModel] = [:]
+        for model in targets { if let key = model.persistentModelID.primaryKey { byKey[key] = model } }
+        for (owner, target) in pairs {
+            if let model = byKey[target] { groups[owner, default: []].append(model) }
+        }
+    }
+
+    /// The models of an entity with the given keys, in that order, reading unregistered ones in one query.
+    func models(of entity: Schema.Entity, primaryKeys: [Int64]) throws -> [any PersistentModel] {
+        let store = try container.store(for: entity)
+        var byKey: [Int64: any PersistentModel] = [:]
+        var missing: [Int64] = []
+        for key in primaryKeys {
+            let identifier = store.identifier(entityName: entity.name, primaryKey: key)
+            if let model = registered[identifier]?.model { byKey[key] = model } else { missing.append(key) }
+        }
+        if !missing.isEmpty {
+            let query = SQLQuery(
+                whereClause: "\(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT value FROM json_each(?1))",
+                bindings: [Self.keyList(missing)]
+            )
+            for row in try store.fetchRows(entity: entity, query: query) {
+                byKey[row.primaryKey] = try materialize(row, entity: entity, store: store)
+            }
+        }
+        return primaryKeys.compactMap { byKey[$0] }.filter { !$0.storage.isDeleted }
+    }
+
+    /// Keys as one JSON array, bound as a single parameter of `IN (SELECT value FROM json_each(?))`, so a query
+    /// takes any number of keys without hitting SQLite's parameter limit.
+    static func keyList(_ keys: [Int64]) -> SQLiteValue {
+        .text("[" + keys.map(String.init).joined(separator: ",") + "]")
+    }
+}
+
+extension SQLiteStore {
+    /// Pairs of integer columns returned by a query with one bound value.
+    func keyPairs(_ sql: String, _ value: SQLiteValue, entityName: String) throws -> [(Int64, Int64)] {
+        try run(sql, entityName: entityName) { connection in
+            try connection.statement(sql).rows([value]).compactMap { row in
+                guard case .integer(let first) = row[0], case .integer(let second) = row[1] else { return nil }
+                return (first, second)
+            }
+        }
+    }
+}
+
+extension ModelStorage {
+    /// Sets a relationship slot that was not loaded to the given models, as its saved state.
+    final func fillRelationship(at index: Int, with models: [any PersistentModel]) {
+        let property = entity.storedProperties[index]
+        let value: Any
+        if property.relationshipInfo?.isToMany == true {
+            value = property.makeCollection(models)
+        } else if let model = models.first {
+            value = property.isOptional ? property.wrapOptional(model) : model
+        } else {
+            value = property.noneValue
+        }
+        values[index] = value
+        if committedValues != nil, !changedSlots.contains(index) { committedValues?[index] = value }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import SwiftData
+
+@Suite struct PrefetchTests {
+    /// 1,000 trips with 10 bucket-list items each, tagged with one of 5 tags, saved and read by a fresh context.
+    func seededContainer() throws -> ModelContainer {
+        let container = try makeInMemoryContainer(Trip.self)
+        let context = ModelContext(container)
+        let tags = (0..<5).map { TripTag(label: "tag\($0)") }
+        for number in 0..<1_000 {
+            let trip = Trip(name: "trip\(number)", destination: "d")
+            context.insert(trip)
+            trip.bucketList = (0..<10).map { BucketListItem(title: "item\(number)-\($0)") }
+            trip.tags = [tags[number % 5]]
+            trip.livingAccommodation = LivingAccommodation(name: "hotel\(number)", address: "a")
+        }
+        try context.save()
+        return container
+    }
+
+    func statements(_ container: ModelContainer, _ body: () throws -> Void) rethrows -> Int {
+        let store = container.stores[0]
+        let before = store.statementCount
+        try body()
+        return store.statementCount - before
+    }
+
+    @Test func prefetchingLoadsEachRelationshipInAConstantNumberOfQueries() throws {
+        let container = try seededContainer()
+        let context = ModelContext(container)
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        descriptor.relationshipKeyPathsForPrefetching = [\.bucketList, \.tags, \.livingAccommodation]
+        var touched = 0
+        let count = try statements(container) {
+            for trip in try context.fetch(descriptor) {
+                touched += trip.bucketList.filter { !$0.title.isEmpty }.count
+                touched += trip.tags.count
+                touched += trip.livingAccommodation == nil ? 0 : 1
+            }
+        }
+        #expect(touched == 12_000)
+        // The trips, the items, the tag links and the tags, and the accommodations: five queries in all.
+        #expect(count == 5)
+    }
+
+    @Test func withoutPrefetchingEachRelationshipLoadsLazilyInOneQuery() throws {
+        let container = try seededContainer()
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        let first = try #require(trips.first)
+        let count = try statements(container) {
+            #expect(first.bucketList.count == 10)
+            #expect(first.bucketList.allSatisfy { $0.trip === first })
+        }
+        #expect(count == 1)
+        let all = try statements(container) {
+            for trip in trips { _ = trip.bucketList.count }
+        }
+        #expect(all == 999)
+    }
+}
