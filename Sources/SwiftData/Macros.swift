@@ -67,3 +67,30 @@ public macro Relationship(
 /// Tells SwiftData not to persist the annotated property. The property needs a default value.
 @attached(peer)
 public macro Transient() = #externalMacro(module: "SwiftDataMacrosPlugin", type: "TransientMacro")
+
+/// Specifies the key paths whose values must be unique across all models of a type, alone or in groups.
+///
+/// Inserting a model whose values match a stored model's in any group updates that stored model instead (an
+/// upsert), as `@Attribute(.unique)` does.
+///
+/// ```swift
+/// @Model final class Person {
+///     #Unique<Person>([\.email], [\.givenName, \.familyName])
+///     var email: String
+///     var givenName: String
+///     var familyName: String
+/// }
+/// ```
+@freestanding(declaration, names: named(_$swiftDataUniquenessConstraints))
+public macro Unique<T: PersistentModel>(_ constraints: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "SwiftDataMacrosPlugin", type: "UniqueMacro")
+
+/// Specifies the key paths SwiftData indexes, alone or in groups, to speed up filtering and sorting.
+@freestanding(declaration, names: named(_$swiftDataIndices))
+public macro Index<T: PersistentModel>(_ indices: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "SwiftDataMacrosPlugin", type: "IndexMacro")
+
+/// Specifies typed indexes. On Linux both `.binary` and `.rtree` indexes are SQLite B-tree indexes.
+@freestanding(declaration, names: named(_$swiftDataIndices))
+public macro Index<T: PersistentModel>(_ indices: Schema.Index<T>.Types<T>...) =
+    #externalMacro(module: "SwiftDataMacrosPlugin", type: "IndexMacro")

@@ -12,6 +12,8 @@ struct SwiftDataMacrosProvider: PluginProvider {
         "AttributeMacro": AttributeMacro.self,
         "RelationshipMacro": RelationshipMacro.self,
         "TransientMacro": TransientMacro.self,
+        "UniqueMacro": UniqueMacro.self,
+        "IndexMacro": IndexMacro.self,
     ]
 
     func resolveMacro(moduleName: String, typeName: String) throws -> any Macro.Type {

@@ -8,9 +8,18 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     var persistentBackingData: any BackingData<Self> { get set }
     /// What `@Model` records about each persisted property.
     static var schemaMetadata: [Schema.PropertyMetadata] { get }
+    /// The key-path groups `#Unique` declares; empty by default. `#Unique` writes this; don't write it yourself.
+    static var _$swiftDataUniquenessConstraints: [[AnyKeyPath]] { get }
+    /// The key-path groups `#Index` declares; empty by default. `#Index` writes this; don't write it yourself.
+    static var _$swiftDataIndices: [[AnyKeyPath]] { get }
 }
 
 extension PersistentModel {
+    /// No `#Unique` constraints.
+    public static var _$swiftDataUniquenessConstraints: [[AnyKeyPath]] { [] }
+    /// No `#Index` indexes.
+    public static var _$swiftDataIndices: [[AnyKeyPath]] { [] }
+
     /// Creates the backing data for a new model that is not yet in a context.
     public static func createBackingData() -> some BackingData<Self> {
         DefaultBackingData<Self>(for: Self.self)

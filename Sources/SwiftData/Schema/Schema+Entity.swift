@@ -28,12 +28,11 @@ extension Schema {
         public var storedPropertiesByName: [String: any SchemaProperty] {
             Dictionary(uniqueKeysWithValues: storedProperties.map { ($0.name, $0.schemaProperty) })
         }
-        /// Groups of property names whose values must be unique together.
-        public var uniquenessConstraints: [[String]] {
-            storedProperties.filter { $0.schemaProperty.isUnique }.map { [$0.name] }
-        }
-        /// Groups of property names that are indexed together.
-        public var indices: [[String]] { [] }
+        /// Groups of property names whose values must be unique together: each `.unique` property alone, then the
+        /// groups `#Unique` declares.
+        public let uniquenessConstraints: [[String]]
+        /// Groups of property names that are indexed together, as `#Index` declares them.
+        public let indices: [[String]]
         /// The entity this entity inherits from, if any.
         public var superentity: Entity? { nil }
         /// The name of the entity this entity inherits from, if any.
@@ -73,6 +72,13 @@ extension Schema {
             self.storedProperties = properties
             self.indexByKeyPath = Dictionary(uniqueKeysWithValues: properties.map { ($0.keyPath, $0.index) })
             self.indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
+            let names = { (group: [AnyKeyPath]) in
+                group.compactMap { keyPath in properties.first { $0.keyPath == keyPath }?.name }
+            }
+            self.uniquenessConstraints =
+                properties.filter { $0.schemaProperty.isUnique }.map { [$0.name] }
+                + modelType._$swiftDataUniquenessConstraints.map(names).filter { !$0.isEmpty }
+            self.indices = modelType._$swiftDataIndices.map(names).filter { !$0.isEmpty }
             self.modelFactory = { entity, identifier, values in
                 let storage = DefaultBackingData<Model>(entity: entity, identifier: identifier, values: values)
                 let model = Model(backingData: storage)

@@ -16,6 +16,8 @@ let testedMacros: [String: any Macro.Type] = [
     "Attribute": AttributeMacro.self,
     "Relationship": RelationshipMacro.self,
     "Transient": TransientMacro.self,
+    "Unique": UniqueMacro.self,
+    "Index": IndexMacro.self,
 ]
 
 /// Expands the macros in `source` and checks the expansion against a golden text and the diagnostics against

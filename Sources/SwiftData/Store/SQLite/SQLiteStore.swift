@@ -124,7 +124,8 @@ final class SQLiteStore: @unchecked Sendable {
             guard let layout = layouts[entity.name] else { continue }
             let columns = layout.columns.map { "\($0.name) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")" }
             let unique = entity.uniquenessConstraints.map { "unique(\($0.joined(separator: ",")))" }
-            lines.append("\(layout.tableName)(\((columns + unique).joined(separator: ", ")))")
+            let indices = entity.indices.map { "index(\($0.joined(separator: ",")))" }
+            lines.append("\(layout.tableName)(\((columns + unique + indices).joined(separator: ", ")))")
             for table in joinTables(of: entity) { lines.append("\(table)(owner, target)") }
         }
         return Array(Set(lines)).sorted().joined(separator: "\n")

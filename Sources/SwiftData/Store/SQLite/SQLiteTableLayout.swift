@@ -79,6 +79,11 @@ struct SQLiteTableLayout: Sendable {
                 "CREATE INDEX \(quoted("\(tableName)_\(column.name)_index")) ON \(quoted(tableName)) (\(quoted(column.name)))"
             )
         }
+        for index in entity.indices {
+            let name = "\(tableName)_\(index.joined(separator: "_"))_index"
+            let columnList = index.map(quoted).joined(separator: ", ")
+            statements.append("CREATE INDEX \(quoted(name)) ON \(quoted(tableName)) (\(columnList))")
+        }
         for constraint in entity.uniquenessConstraints {
             let name = "\(tableName)_\(constraint.joined(separator: "_"))_unique"
             let columnList = constraint.map(quoted).joined(separator: ", ")

@@ -1,0 +1,96 @@
+import Foundation
+import SwiftData
+import Testing
+
+@Model
+final class Contact {
+    #Unique<Contact>([\.givenName, \.familyName])
+    #Index<Contact>([\.familyName], [\.city, \.familyName])
+
+    var givenName: String
+    var familyName: String
+    var city: String
+    var phone: String
+
+    init(givenName: String, familyName: String, city: String = "", phone: String = "") {
+        self.givenName = givenName
+        self.familyName = familyName
+        self.city = city
+        self.phone = phone
+    }
+}
+
+@Model
+final class Passport {
+    var number: String
+    @Relationship(.unique) var holder: Holder?
+    init(number: String) { self.number = number }
+}
+
+@Model
+final class Holder {
+    var name: String
+    @Relationship(inverse: \Passport.holder) var passports: [Passport] = []
+    init(name: String) { self.name = name }
+}
+
+/// The rows of a query, read with the sqlite3 tool.
+func sqliteRows(_ url: URL, _ sql: String) throws -> [String] {
+    let process = Process()
+    let pipe = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["sqlite3", url.path, sql]
+    process.standardOutput = pipe
+    try process.run()
+    process.waitUntilExit()
+    return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .split(separator: "\n").map(String.init)
+}
+
+@Suite struct ConstraintTests {
+    @Test func compoundUniqueConstraintsUpsertOnTheWholeGroup() throws {
+        let directory = try TemporaryDirectory()
+        let container = try makeContainer(Contact.self, at: directory.store())
+        let context = ModelContext(container)
+        context.insert(Contact(givenName: "Aino", familyName: "Virtanen", phone: "1"))
+        context.insert(Contact(givenName: "Aino", familyName: "Korhonen", phone: "2"))
+        try context.save()
+        context.insert(Contact(givenName: "Aino", familyName: "Virtanen", phone: "3"))
+        try context.save()
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Contact>(sortBy: [SortDescriptor(\.familyName)]))
+        #expect(stored.map(\.phone) == ["2", "3"])
+        let entity = try #require(container.schema.entity(for: Contact.self))
+        #expect(entity.uniquenessConstraints == [["givenName", "familyName"]])
+        #expect(entity.indices == [["familyName"], ["city", "familyName"]])
+    }
+
+    @Test func indexesAreCreatedInTheStore() throws {
+        let directory = try TemporaryDirectory()
+        _ = try makeContainer(Contact.self, at: directory.store())
+        let indexes = try sqliteRows(
+            directory.store(),
+            "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'Contact' AND sql IS NOT NULL ORDER BY name"
+        )
+        #expect(
+            indexes == [
+                "Contact_city_familyName_index", "Contact_familyName_index", "Contact_givenName_familyName_unique",
+            ]
+        )
+    }
+
+    @Test func uniqueToOneRelationshipsUpsertOnTheRelatedModel() throws {
+        let container = try makeInMemoryContainer(Passport.self)
+        let context = ModelContext(container)
+        let holder = Holder(name: "Aino")
+        let old = Passport(number: "A1")
+        old.holder = holder
+        context.insert(old)
+        try context.save()
+        let renewed = Passport(number: "B2")
+        renewed.holder = holder
+        context.insert(renewed)
+        try context.save()
+        let passports = try ModelContext(container).fetch(FetchDescriptor<Passport>())
+        #expect(passports.map(\.number) == ["B2"])
+    }
+}
