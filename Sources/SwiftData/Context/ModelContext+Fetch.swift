@@ -87,7 +87,7 @@ extension ModelContext {
             if !storage.hasChanges && !storage.isDeleted {
                 for (index, range) in layout.columnRangeByProperty {
                     let property = entity.storedProperties[index]
-                    guard !property.isRelationship else { continue }
+                    guard !property.isRelationship, row.loadedProperties?.contains(index) ?? true else { continue }
                     let value = try decode(row.values[range], property: property, entity: entity)
                     storage.values[index] = value
                     storage.committedValues?[index] = value
@@ -110,6 +110,10 @@ extension ModelContext {
                     values.append(ModelStorage.UnloadedRelationship())
                 }
             } else if let range = layout.columnRangeByProperty[property.index] {
+                guard row.loadedProperties?.contains(property.index) ?? true else {
+                    values.append(ModelStorage.NotFetched())
+                    continue
+                }
                 values.append(try decode(row.values[range], property: property, entity: entity))
             } else {
                 values.append(
@@ -120,6 +124,23 @@ extension ModelContext {
         model.storage.context = self
         registered[identifier] = WeakModel(model)
         return model
+    }
+
+    /// Reads the attributes a partial fetch left out, all at once, when one of them is first accessed.
+    func loadUnfetchedAttributes(of storage: ModelStorage) {
+        guard let key = storage.identifier.primaryKey, let store = try? container.store(for: storage.entity),
+            let layout = store.layouts[storage.entity.name]
+        else { return }
+        let query = SQLQuery(whereClause: "\(quoted(SQLiteTableLayout.primaryKey)) = ?1", bindings: [.integer(key)])
+        guard let row = try? store.fetchRows(entity: storage.entity, query: query).first else { return }
+        for (index, range) in layout.columnRangeByProperty where storage.values[index] is ModelStorage.NotFetched {
+            let property = storage.entity.storedProperties[index]
+            guard let value = try? decode(row.values[range], property: property, entity: storage.entity) else {
+                continue
+            }
+            storage.values[index] = value
+            storage.committedValues?[index] = value
+        }
     }
 
     private func decode(_ values: ArraySlice<SQLiteValue>, property: Schema.Entity.Property, entity: Schema.Entity)

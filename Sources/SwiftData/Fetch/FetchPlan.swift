@@ -62,7 +62,7 @@ struct FetchPlan<T: PersistentModel> {
             query.orderBy = orderBy
             query.limit = descriptor.fetchLimit
             query.offset = descriptor.fetchOffset
-            return try store.fetchRows(entity: entity, query: query).map {
+            return try store.fetchRows(entity: entity, query: query, properties: requestedProperties).map {
                 try context.materialize($0, entity: entity, store: store) as! T
             }
         }
@@ -93,6 +93,12 @@ struct FetchPlan<T: PersistentModel> {
     }
 
     // MARK: - Internal
+
+    /// The slot indexes `propertiesToFetch` names, or nil to read every column.
+    private var requestedProperties: Set<Int>? {
+        guard !descriptor.propertiesToFetch.isEmpty else { return nil }
+        return Set(descriptor.propertiesToFetch.compactMap { entity.indexIfPersisted($0) })
+    }
 
     /// Every model that matches, filtered and sorted in memory.
     private func candidatesInMemory() throws -> [T] {

@@ -9,6 +9,8 @@ class ModelStorage {
     struct ToOneFault { let target: PersistentIdentifier? }
     /// A relationship whose links are stored on the other side (or in a join table) and not loaded yet.
     struct UnloadedRelationship {}
+    /// An attribute a fetch with `propertiesToFetch` left out; it loads on first access.
+    struct NotFetched {}
 
     let entity: Schema.Entity
     /// One slot per persisted property, in `entity.properties` order.
@@ -67,6 +69,12 @@ class ModelStorage {
             return loaded
         case is UnloadedRelationship:
             return loadRelationship(index)
+        case is NotFetched:
+            context?.loadUnfetchedAttributes(of: self)
+            guard !(values[index] is NotFetched) else {
+                preconditionFailure("\(entity.name).\(entity.storedProperties[index].name) could not be loaded")
+            }
+            return values[index]
         case is Unset:
             let property = entity.storedProperties[index]
             if let relationship = property.relationshipInfo, relationship.isToMany || property.isOptional {

@@ -61,3 +61,27 @@ import Testing
         #expect(all == 999)
     }
 }
+
+@Suite struct PartialFetchTests {
+    @Test func propertiesToFetchReadsOnlyThoseColumnsAndLoadsTheRestOnFirstAccess() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let writer = ModelContext(container)
+        writer.insert(Trip(name: "Rome", destination: "Italy", budget: 800))
+        try writer.save()
+
+        let context = ModelContext(container)
+        var descriptor = FetchDescriptor<Trip>()
+        descriptor.propertiesToFetch = [\.name]
+        let store = container.stores[0]
+        let trip = try #require(try context.fetch(descriptor).first)
+        #expect(store.statementLog.last == #"SELECT "_pk", "name" FROM "Trip" ORDER BY "_pk""#)
+        #expect(trip.name == "Rome")
+        let before = store.statementCount
+        #expect(trip.budget == 800)
+        #expect(trip.destination == "Italy")
+        #expect(store.statementCount - before == 1)
+        trip.budget = 900
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first?.budget == 900)
+    }
+}

@@ -171,3 +171,33 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Team>()) == 1)
     }
 }
+
+@Suite struct BatchDeleteTests {
+    @Test func batchDeleteAppliesDeleteRulesToRowsNeverLoaded() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let writer = ModelContext(container)
+        for name in ["keep", "drop1", "drop2"] {
+            let trip = Trip(name: name, destination: "x")
+            trip.bucketList = [BucketListItem(title: "\(name)-item")]
+            trip.tags = [TripTag(label: name)]
+            writer.insert(trip)
+        }
+        try writer.save()
+
+        let context = ModelContext(container)
+        let registeredItem = try #require(
+            try context.fetch(FetchDescriptor<BucketListItem>(predicate: #Predicate { $0.title == "drop1-item" })).first
+        )
+        let tag = try #require(
+            try context.fetch(FetchDescriptor<TripTag>(predicate: #Predicate { $0.label == "drop2" })).first)
+        try context.delete(model: Trip.self, where: #Predicate { $0.name.starts(with: "drop") })
+        try context.save()
+
+        #expect(registeredItem.isDeleted)
+        #expect(tag.trips.isEmpty)
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<Trip>()).map(\.name) == ["keep"])
+        #expect(try fresh.fetch(FetchDescriptor<BucketListItem>()).map(\.title) == ["keep-item"])
+        #expect(try fresh.fetchCount(FetchDescriptor<TripTag>()) == 3)
+    }
+}

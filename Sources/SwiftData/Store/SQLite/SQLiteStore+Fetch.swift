@@ -11,23 +11,46 @@ struct SQLQuery {
 struct FetchedRow {
     let primaryKey: Int64
     let values: [SQLiteValue]
+    /// The properties whose columns were read, or nil when all were; the others hold NULL placeholders.
+    var loadedProperties: Set<Int>? = nil
 }
 
 extension SQLiteStore {
     // MARK: - Fetching Rows
 
-    /// The rows of an entity that match a query.
-    func fetchRows(entity: Schema.Entity, query: SQLQuery) throws -> [FetchedRow] {
+    /// The rows of an entity that match a query, reading only the columns of `properties` (and of every to-one
+    /// relationship) when it is given.
+    func fetchRows(entity: Schema.Entity, query: SQLQuery, properties: Set<Int>? = nil) throws -> [FetchedRow] {
         let layout = layouts[entity.name]!
-        let sql = selectSQL("SELECT \(layout.selectList) FROM \(quoted(layout.tableName))", query)
+        let positions: [Int]
+        if let properties {
+            positions = layout.columns.indices.filter {
+                layout.columns[$0].isForeignKey || properties.contains(layout.columns[$0].propertyIndex)
+            }
+        } else {
+            positions = Array(layout.columns.indices)
+        }
+        let selectList = ([quoted(SQLiteTableLayout.primaryKey)] + positions.map { quoted(layout.columns[$0].name) })
+            .joined(separator: ", ")
+        let sql = selectSQL("SELECT \(selectList) FROM \(quoted(layout.tableName))", query)
+        let loaded = properties.map { requested in
+            Set(positions.map { layout.columns[$0].propertyIndex }).union(requested)
+        }
         return try run(sql, entityName: entity.name) { connection in
             let statement = try connection.statement(sql)
             try statement.bind(query.bindings)
-            let columnCount = Int32(layout.columns.count)
             var rows: [FetchedRow] = []
             while try statement.step() {
-                let values = (0..<columnCount).map { statement.column($0 + 1) }
-                rows.append(FetchedRow(primaryKey: statement.int64(0), values: values))
+                var values: [SQLiteValue]
+                if properties == nil {
+                    values = (0..<Int32(positions.count)).map { statement.column($0 + 1) }
+                } else {
+                    values = Array(repeating: .null, count: layout.columns.count)
+                    for (offset, position) in positions.enumerated() {
+                        values[position] = statement.column(Int32(offset + 1))
+                    }
+                }
+                rows.append(FetchedRow(primaryKey: statement.int64(0), values: values, loadedProperties: loaded))
             }
             return rows
         }
