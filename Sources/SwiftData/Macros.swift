@@ -94,3 +94,11 @@ public macro Index<T: PersistentModel>(_ indices: [PartialKeyPath<T>]...) =
 @freestanding(declaration, names: named(_$swiftDataIndices))
 public macro Index<T: PersistentModel>(_ indices: Schema.Index<T>.Types<T>...) =
     #externalMacro(module: "SwiftDataMacrosPlugin", type: "IndexMacro")
+
+/// Turns an actor into a `ModelActor` with its own model context over a container.
+///
+/// The actor gets `modelContainer`, `modelExecutor` and `init(modelContainer:)`; its work runs on a
+/// `DefaultSerialModelExecutor` that owns the context.
+@attached(member, names: named(modelExecutor), named(modelContainer), named(init))
+@attached(extension, conformances: ModelActor)
+public macro ModelActor() = #externalMacro(module: "SwiftDataMacrosPlugin", type: "ModelActorMacro")

@@ -14,6 +14,8 @@ public enum MacroDiagnostic: DiagnosticMessage, Sendable {
     case relationshipOnNonModel(property: String, type: String)
     /// `@Transient` is attached to a stored property without a default value.
     case transientWithoutDefault(property: String)
+    /// `@ModelActor` was attached to something other than an actor.
+    case modelActorRequiresActor(kind: String)
 
     public var message: String {
         switch self {
@@ -30,6 +32,8 @@ public enum MacroDiagnostic: DiagnosticMessage, Sendable {
             "'@Relationship' on '\(property)' requires a model type or a collection of models, not '\(type)'"
         case .transientWithoutDefault(let property):
             "'@Transient' property '\(property)' must have a default value"
+        case .modelActorRequiresActor(let kind):
+            "'@ModelActor' can only be applied to an actor; '\(kind)' is not supported"
         }
     }
 
@@ -42,6 +46,7 @@ public enum MacroDiagnostic: DiagnosticMessage, Sendable {
             case .persistedPropertyIsLet: "persistedPropertyIsLet"
             case .relationshipOnNonModel: "relationshipOnNonModel"
             case .transientWithoutDefault: "transientWithoutDefault"
+            case .modelActorRequiresActor: "modelActorRequiresActor"
             }
         return MessageID(domain: "SwiftDataMacros", id: id)
     }

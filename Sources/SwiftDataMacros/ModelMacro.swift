@@ -122,6 +122,7 @@ extension ModelMacro: MemberMacro {
     }
 
     static func kindName(of declaration: some DeclGroupSyntax) -> String {
+        if declaration.is(ClassDeclSyntax.self) { return "class" }
         if declaration.is(StructDeclSyntax.self) { return "struct" }
         if declaration.is(EnumDeclSyntax.self) { return "enum" }
         if declaration.is(ActorDeclSyntax.self) { return "actor" }

@@ -14,6 +14,7 @@ struct SwiftDataMacrosProvider: PluginProvider {
         "TransientMacro": TransientMacro.self,
         "UniqueMacro": UniqueMacro.self,
         "IndexMacro": IndexMacro.self,
+        "ModelActorMacro": ModelActorMacro.self,
     ]
 
     func resolveMacro(moduleName: String, typeName: String) throws -> any Macro.Type {

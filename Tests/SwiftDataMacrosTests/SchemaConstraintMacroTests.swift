@@ -35,3 +35,39 @@ import Testing
         )
     }
 }
+
+@Suite struct ModelActorMacroTests {
+    @Test func expandsIntoExecutorContainerAndInitializer() {
+        assertExpansion(
+            """
+            @ModelActor
+            actor Importer {
+            }
+            """,
+            expands: #"""
+                actor Importer {
+
+                    nonisolated let modelExecutor: any SwiftData.ModelExecutor
+
+                    nonisolated let modelContainer: SwiftData.ModelContainer
+
+                    init(modelContainer: SwiftData.ModelContainer) {
+                        let modelContext = SwiftData.ModelContext(modelContainer)
+                        self.modelExecutor = SwiftData.DefaultSerialModelExecutor(modelContext: modelContext)
+                        self.modelContainer = modelContainer
+                    }
+                }
+
+                extension Importer: SwiftData.ModelActor {
+                }
+                """#
+        )
+    }
+
+    @Test func rejectsNonActors() {
+        assertExpansion(
+            "@ModelActor\nclass Importer {\n}",
+            diagnostics: ["@ModelActor: '@ModelActor' can only be applied to an actor; 'class' is not supported"]
+        )
+    }
+}

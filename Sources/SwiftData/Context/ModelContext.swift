@@ -16,6 +16,9 @@ public final class ModelContext {
     public var autosaveEnabled: Bool = false
     /// The author recorded with this context's saves.
     public var author: String?
+    /// The error of the last automatic save, or nil when it succeeded. An addition to Apple's API: autosave
+    /// failures have nowhere else to go.
+    public internal(set) var lastAutosaveError: (any Error)?
 
     /// Registered models by identifier, held weakly: a model nobody refers to and that has no changes is released.
     var registered: [PersistentIdentifier: WeakModel] = [:]
@@ -213,5 +216,19 @@ struct OrderedModels {
     mutating func remove(_ model: any PersistentModel) {
         guard positions.remove(ObjectIdentifier(model)) != nil else { return }
         models.removeAll { $0 === model }
+    }
+}
+
+extension ModelContext {
+    /// Saves when `autosaveEnabled` is true and there are changes. Errors are kept in `lastAutosaveError`
+    /// rather than thrown, since nobody is there to catch them.
+    func autosaveIfNeeded() {
+        guard autosaveEnabled, hasChanges else { return }
+        do {
+            try save()
+            lastAutosaveError = nil
+        } catch {
+            lastAutosaveError = error
+        }
     }
 }

@@ -10,15 +10,18 @@ import SwiftSyntaxMacros
 import Testing
 
 /// The macros under test, by attribute name.
-let testedMacros: [String: any Macro.Type] = [
-    "Model": ModelMacro.self,
-    "_PersistedProperty": PersistedPropertyMacro.self,
-    "Attribute": AttributeMacro.self,
-    "Relationship": RelationshipMacro.self,
-    "Transient": TransientMacro.self,
-    "Unique": UniqueMacro.self,
-    "Index": IndexMacro.self,
-]
+var testedMacros: [String: any Macro.Type] {
+    [
+        "Model": ModelMacro.self,
+        "_PersistedProperty": PersistedPropertyMacro.self,
+        "Attribute": AttributeMacro.self,
+        "Relationship": RelationshipMacro.self,
+        "Transient": TransientMacro.self,
+        "Unique": UniqueMacro.self,
+        "Index": IndexMacro.self,
+        "ModelActor": ModelActorMacro.self,
+    ]
+}
 
 /// Expands the macros in `source` and checks the expansion against a golden text and the diagnostics against
 /// `"<node text>: message"` strings. The expansion must parse without errors. With `SWIFTDATA_RECORD=1` the
@@ -59,7 +62,7 @@ func assertExpansion(
             if ProcessInfo.processInfo.environment["SWIFTDATA_RECORD"] == "1" {
                 let path = String(describing: sourceLocation.fileID).replacingOccurrences(of: "/", with: "_")
                 try? actual.write(
-                    toFile: "\(sourceLocation._filePath).\(sourceLocation.line).expected", atomically: true,
+                    toFile: "\(sourceLocation.filePath).\(sourceLocation.line).expected", atomically: true,
                     encoding: .utf8)
                 _ = path
             }

@@ -50,12 +50,12 @@ import Testing
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         let first = try #require(trips.first)
-        let count = try statements(container) {
+        let count = statements(container) {
             #expect(first.bucketList.count == 10)
             #expect(first.bucketList.allSatisfy { $0.trip === first })
         }
         #expect(count == 1)
-        let all = try statements(container) {
+        let all = statements(container) {
             for trip in trips { _ = trip.bucketList.count }
         }
         #expect(all == 999)
