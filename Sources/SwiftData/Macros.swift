@@ -19,7 +19,8 @@
     member,
     conformances: Observable, PersistentModel, Sendable,
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init),
-    named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation)
+    named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation),
+    named(_$swiftDataWithMutation)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: Observable, PersistentModel, Sendable)

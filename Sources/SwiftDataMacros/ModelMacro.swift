@@ -37,6 +37,12 @@ extension ModelMacro: MemberMacro {
             metadataEntries.isEmpty
             ? "[]" : "[\n" + metadataEntries.map { "    " + $0 }.joined(separator: ",\n") + "\n]"
         let noTypeAssignments = persisted.map { "_\($0.name) = _SwiftDataNoType()\n" }.joined()
+        // Written at the function body's indentation, since raw interpolation does not re-indent lines.
+        let mutationBranches = persisted.map { property in
+            "if keyPath == \\\(typeName).\(property.name) as Swift.AnyKeyPath {\n"
+                + "        _$observationRegistrar.withMutation(of: self, keyPath: \\\(typeName).\(property.name), mutation)\n"
+                + "    } else "
+        }.joined()
 
         return [
             """
@@ -78,6 +84,13 @@ extension ModelMacro: MemberMacro {
                 _ mutation: () throws -> _MR
             ) rethrows -> _MR {
                 try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+            }
+            """,
+            """
+            \(raw: access)nonisolated func _$swiftDataWithMutation(of keyPath: Swift.AnyKeyPath, _ mutation: () -> Swift.Void) {
+                \(raw: mutationBranches){
+                    mutation()
+                }
             }
             """,
             """

@@ -94,6 +94,16 @@ import Testing
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                     }
 
+                    nonisolated func _$swiftDataWithMutation(of keyPath: Swift.AnyKeyPath, _ mutation: () -> Swift.Void) {
+                        if keyPath == \Note.title as Swift.AnyKeyPath {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \Note.title, mutation)
+                        } else if keyPath == \Note.pinned as Swift.AnyKeyPath {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \Note.pinned, mutation)
+                        } else {
+                            mutation()
+                        }
+                    }
+
                     struct _SwiftDataNoType {
                     }
                 }

@@ -23,6 +23,8 @@ public final class ModelContainer: Sendable {
     /// The store of each entity, by entity name.
     let storeByEntity: [String: SQLiteStore]
     private let mainContextStorage = Mutex<MainContextBox?>(nil)
+    /// Carries each save to the container's other contexts.
+    let broadcaster = ChangeBroadcaster()
 
     /// Creates a container for a schema with configurations.
     ///
@@ -100,11 +102,15 @@ public final class ModelContainer: Sendable {
 
     // MARK: - Contexts
 
-    /// The container's context for the main actor, created on first use. Its `autosaveEnabled` is true.
+    /// The container's context for the main actor, created on first use.
+    ///
+    /// Its `autosaveEnabled` is true: after a turn of the main actor that inserted, changed or deleted models, it
+    /// saves them in the next turn. A failed autosave leaves the changes pending and sets `lastAutosaveError`.
     @MainActor
     public var mainContext: ModelContext {
         if let existing = mainContextStorage.withLock({ $0?.context }) { return existing }
         let context = ModelContext(self)
+        context.isMainContext = true
         context.autosaveEnabled = true
         mainContextStorage.withLock { $0 = MainContextBox(context: context) }
         return context

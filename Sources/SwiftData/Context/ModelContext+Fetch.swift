@@ -10,6 +10,7 @@ extension ModelContext {
     /// - Throws: `SwiftDataError.unsupportedPredicate` when the predicate cannot be evaluated at all, or
     ///   `SwiftDataError.loadIssueModelContainer` when the store cannot be read.
     public func fetch<T>(_ descriptor: FetchDescriptor<T>) throws -> [T] where T: PersistentModel {
+        applyExternalChanges()
         let plan = try FetchPlan(descriptor: descriptor, context: self)
         return try plan.models()
     }
@@ -18,6 +19,7 @@ extension ModelContext {
     ///
     /// - Throws: like `fetch(_:)`.
     public func fetchCount<T>(_ descriptor: FetchDescriptor<T>) throws -> Int where T: PersistentModel {
+        applyExternalChanges()
         let plan = try FetchPlan(descriptor: descriptor, context: self)
         return try plan.count()
     }
@@ -27,6 +29,7 @@ extension ModelContext {
     /// - Throws: like `fetch(_:)`.
     public func fetchIdentifiers<T>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
     where T: PersistentModel {
+        applyExternalChanges()
         let plan = try FetchPlan(descriptor: descriptor, context: self)
         return try plan.identifiers()
     }
@@ -89,7 +92,9 @@ extension ModelContext {
                     let property = entity.storedProperties[index]
                     guard !property.isRelationship, row.loadedProperties?.contains(index) ?? true else { continue }
                     let value = try decode(row.values[range], property: property, entity: entity)
-                    storage.values[index] = value
+                    if !isSameStoredValue(storage.values[index], value, codec: property.codec) {
+                        storage.setObserved(index, value)
+                    }
                     storage.committedValues?[index] = value
                 }
             }
@@ -124,6 +129,12 @@ extension ModelContext {
         model.storage.context = self
         registered[identifier] = WeakModel(model)
         return model
+    }
+
+    /// True when two values of an attribute store the same way, so replacing one with the other changes nothing.
+    private func isSameStoredValue(_ current: Any, _ new: Any, codec: ValueCodec?) -> Bool {
+        guard let codec, !(current is ModelStorage.NotFetched), !(current is ModelStorage.Unset) else { return false }
+        return (try? codec.encodeColumns(current)) == (try? codec.encodeColumns(new))
     }
 
     /// Reads the attributes a partial fetch left out, all at once, when one of them is first accessed.

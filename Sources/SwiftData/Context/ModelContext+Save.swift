@@ -32,6 +32,7 @@ extension ModelContext {
     ///   the context keeps its pending changes), when the store is read-only, when a `.deny` rule applies, or when
     ///   a to-many relationship holds fewer than `minimumModelCount` or more than `maximumModelCount` models.
     public func save() throws {
+        applyExternalChanges()
         guard hasChanges else { return }
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
 
@@ -169,6 +170,15 @@ extension ModelContext {
         changed = OrderedModels()
         deleted = OrderedModels()
 
+        container.broadcaster.broadcast(
+            SavedChanges(
+                insertedIdentifiers: Set(insertedIDs),
+                updatedIdentifiers: Set(updatedIDs),
+                deletedIdentifiers: Set(deletedIDs),
+                author: author
+            ),
+            from: inbox
+        )
         NotificationCenter.default.post(
             name: ModelContext.didSave,
             object: self,

@@ -16,6 +16,8 @@ public final class ModelContext {
     public var autosaveEnabled: Bool = false
     /// The author recorded with this context's saves.
     public var author: String?
+    /// The undo manager that records this context's inserts, deletions and changes, or nil for none.
+    public var undoManager: UndoManager?
     /// The error of the last automatic save, or nil when it succeeded. An addition to Apple's API: autosave
     /// failures have nowhere else to go.
     public internal(set) var lastAutosaveError: (any Error)?
@@ -29,9 +31,17 @@ public final class ModelContext {
     /// Saved models deleted and not yet saved.
     var deleted = OrderedModels()
 
+    /// Saves of the container's other contexts not applied here yet.
+    let inbox = ChangeInbox()
+    /// True for the container's `mainContext`, whose autosave runs on the main actor.
+    var isMainContext = false
+    /// True while an autosave is scheduled on the main actor.
+    var isAutosaveScheduled = false
+
     /// Creates a context for a container.
     public init(_ container: ModelContainer) {
         self.container = container
+        container.broadcaster.register(inbox)
     }
 
     // MARK: - Inserting and Deleting Models
@@ -51,16 +61,28 @@ public final class ModelContext {
         let storage = model.storage
         guard storage.context === self, !storage.isDeleted else { return }
         if storage.committedValues == nil {
+            // Undoing brings the model back with the links it had.
+            let links = storage.entity.storedProperties.filter(\.isRelationship).map {
+                ($0.index, storage.values[$0.index])
+            }
             inserted.remove(model)
             registered[storage.identifier] = nil
             detachFromRelatedModels(storage)
             storage.context = nil
             storage.isDeleted = true
+            undoManager?.registerUndo(withTarget: self) { context in
+                context.insert(model)
+                for (index, value) in links where !(value is ModelStorage.UnloadedRelationship) {
+                    storage.setRelationship(at: index, to: value)
+                }
+            }
             return
         }
         storage.isDeleted = true
         changed.remove(model)
         deleted.append(model)
+        undoManager?.registerUndo(withTarget: self) { context in context.insert(model) }
+        scheduleAutosave()
     }
 
     /// Deletes every model of a type that matches a predicate (all of them when `predicate` is nil).
@@ -85,7 +107,8 @@ public final class ModelContext {
     /// The models deleted since the last save.
     public var deletedModelsArray: [any PersistentModel] { deleted.models }
 
-    /// Discards pending inserts and deletions and restores changed models to their last saved values.
+    /// Discards pending inserts and deletions, restores changed models to their last saved values, and empties
+    /// the undo stack.
     public func rollback() {
         for model in inserted.models {
             let storage = model.storage
@@ -96,6 +119,7 @@ public final class ModelContext {
         inserted = OrderedModels()
         changed = OrderedModels()
         deleted = OrderedModels()
+        undoManager?.removeAllActions()
     }
 
     /// Runs the block, then saves the changes it made.
@@ -104,6 +128,14 @@ public final class ModelContext {
     public func transaction(block: () throws -> Void) throws {
         try block()
         try save()
+    }
+
+    // MARK: - Undo
+
+    /// Closes the undo group that collects the changes made since the last call, so the next `undo()` takes back
+    /// exactly those changes.
+    public func processPendingChanges() {
+        undoManager?.closeAutomaticGroup()
     }
 
     // MARK: - Finding Models by Identifier
@@ -141,6 +173,7 @@ public final class ModelContext {
                 storage.isDeleted = false
                 deleted.remove(model)
                 if !storage.changedSlots.isEmpty { changed.append(model) }
+                undoManager?.registerUndo(withTarget: self) { context in context.delete(model) }
             }
             return
         }
@@ -152,6 +185,8 @@ public final class ModelContext {
         storage.isDeleted = false
         if storage.committedValues == nil {
             inserted.append(model)
+            undoManager?.registerUndo(withTarget: self) { context in context.delete(model) }
+            scheduleAutosave()
         } else if !storage.changedSlots.isEmpty {
             changed.append(model)
         }
@@ -168,6 +203,7 @@ public final class ModelContext {
     func noteChanged(_ storage: ModelStorage) {
         guard let model = storage.model, !inserted.contains(model) else { return }
         changed.append(model)
+        scheduleAutosave()
     }
 
     /// Removes a discarded model from the relationships of the models it is linked to.
@@ -220,6 +256,18 @@ struct OrderedModels {
 }
 
 extension ModelContext {
+    /// For the main context with autosave on: schedules one save on the main actor, after the work that is running
+    /// now. All changes made in one turn of the main actor are saved together.
+    func scheduleAutosave() {
+        guard isMainContext, autosaveEnabled, !isAutosaveScheduled else { return }
+        isAutosaveScheduled = true
+        let box = MainActorContext(context: self)
+        Task { @MainActor in
+            box.context.isAutosaveScheduled = false
+            box.context.autosaveIfNeeded()
+        }
+    }
+
     /// Saves when `autosaveEnabled` is true and there are changes. Errors are kept in `lastAutosaveError`
     /// rather than thrown, since nobody is there to catch them.
     func autosaveIfNeeded() {
@@ -231,4 +279,10 @@ extension ModelContext {
             lastAutosaveError = error
         }
     }
+}
+
+/// The main context, carried into a main-actor task.
+private struct MainActorContext: @unchecked Sendable {
+    // @unchecked: only ever the container's mainContext, which is used on the main actor only.
+    let context: ModelContext
 }

@@ -104,12 +104,31 @@ class ModelStorage {
 
     /// Sets an attribute slot and records the change.
     final func setAttribute(at index: Int, to newValue: Any) {
+        registerUndo(at: index)
         values[index] = newValue
         noteChange(at: index)
     }
 
+    /// Records, with the context's undo manager, how to put a slot back to its current value.
+    private func registerUndo(at index: Int) {
+        guard let undoManager = context?.undoManager, model != nil, !isDeleted else { return }
+        let oldValue = value(at: index)
+        let isRelationship = entity.storedProperties[index].isRelationship
+        undoManager.registerUndo(withTarget: self) { storage in
+            guard let model = storage.model else { return }
+            model._$swiftDataWithMutation(of: storage.entity.storedProperties[index].keyPath) {
+                if isRelationship {
+                    storage.setRelationship(at: index, to: oldValue)
+                } else {
+                    storage.setAttribute(at: index, to: oldValue)
+                }
+            }
+        }
+    }
+
     /// Sets a relationship slot, records the change, and keeps the other side consistent.
     final func setRelationship(at index: Int, to newValue: Any) {
+        if !(values[index] is Unset) { registerUndo(at: index) }
         let oldValue = values[index] is Unset ? entity.storedProperties[index].emptyRelationshipValue : value(at: index)
         let normalized = entity.storedProperties[index].normalizedRelationshipValue(newValue)
         values[index] = normalized
@@ -177,10 +196,10 @@ class ModelStorage {
         let current = value(at: index)
         if property.relationshipInfo?.isToMany == true {
             let remaining = property.relatedModels(in: current).filter { $0 !== other }
-            values[index] = property.makeCollection(remaining)
+            setObserved(index, property.makeCollection(remaining))
         } else {
             guard property.relatedModels(in: current).first === other else { return }
-            values[index] = property.noneValue
+            setObserved(index, property.noneValue)
         }
         noteChange(at: index)
     }
@@ -194,16 +213,25 @@ class ModelStorage {
             var models = property.relatedModels(in: current)
             guard !models.contains(where: { $0 === other }) else { return }
             models.append(other)
-            values[index] = property.makeCollection(models)
+            setObserved(index, property.makeCollection(models))
         } else {
             let previous = property.relatedModels(in: current).first
             guard previous !== other else { return }
-            values[index] = property.isOptional ? property.wrapOptional(other) : other
+            setObserved(index, property.isOptional ? property.wrapOptional(other) : other)
             if let previous, let model, let inverse = property.relationshipInfo?.inverse {
                 previous.storage.removeFromSlot(inverse.index, model)
             }
         }
         noteChange(at: index)
+    }
+
+    /// Sets a slot inside Observation's `withMutation` of the owning model, for changes SwiftData makes itself.
+    final func setObserved(_ index: Int, _ value: Any) {
+        guard let model else {
+            values[index] = value
+            return
+        }
+        model._$swiftDataWithMutation(of: entity.storedProperties[index].keyPath) { values[index] = value }
     }
 
     // MARK: - Saving and Rolling Back

@@ -12,6 +12,9 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     static var _$swiftDataUniquenessConstraints: [[AnyKeyPath]] { get }
     /// The key-path groups `#Index` declares; empty by default. `#Index` writes this; don't write it yourself.
     static var _$swiftDataIndices: [[AnyKeyPath]] { get }
+    /// Runs a change SwiftData makes to a property (refreshing it from the store, or updating an inverse
+    /// relationship) inside Observation's `withMutation`, so observers see it. `@Model` writes this.
+    func _$swiftDataWithMutation(of keyPath: AnyKeyPath, _ mutation: () -> Void)
 }
 
 extension PersistentModel {
@@ -19,6 +22,9 @@ extension PersistentModel {
     public static var _$swiftDataUniquenessConstraints: [[AnyKeyPath]] { [] }
     /// No `#Index` indexes.
     public static var _$swiftDataIndices: [[AnyKeyPath]] { [] }
+
+    /// Runs the change without notifying observers, for models that `@Model` did not expand.
+    public func _$swiftDataWithMutation(of keyPath: AnyKeyPath, _ mutation: () -> Void) { mutation() }
 
     /// Creates the backing data for a new model that is not yet in a context.
     public static func createBackingData() -> some BackingData<Self> {

@@ -1,0 +1,80 @@
+extension ModelContext {
+    // MARK: - Internal
+
+    /// Applies the saves other contexts of the container made since this context last looked.
+    ///
+    /// The merge rule: a registered model without unsaved changes takes the saved values (attributes are re-read,
+    /// relationships reload on next access) and its observers are notified; a model deleted elsewhere is marked
+    /// deleted and dropped from the context. A model with unsaved changes keeps them: the slots it changed win
+    /// when it is saved, the others take the saved values then.
+    func applyExternalChanges() {
+        let saves = inbox.drain()
+        guard !saves.isEmpty else { return }
+        var updated: Set<PersistentIdentifier> = []
+        var deleted: Set<PersistentIdentifier> = []
+        for save in saves {
+            updated.formUnion(save.updatedIdentifiers)
+            updated.subtract(save.deletedIdentifiers)
+            deleted.formUnion(save.deletedIdentifiers)
+        }
+        for identifier in deleted {
+            guard let model = registered[identifier]?.model else { continue }
+            let storage = model.storage
+            guard !storage.hasChanges else { continue }
+            detachFromRelatedModels(storage)
+            registered[identifier] = nil
+            storage.isDeleted = true
+            storage.context = nil
+        }
+        refreshRegisteredModels(Array(updated))
+    }
+
+    /// Re-reads registered, unchanged models with the given identifiers, one query per entity.
+    private func refreshRegisteredModels(_ identifiers: [PersistentIdentifier]) {
+        var byEntity: [String: [Int64]] = [:]
+        for identifier in identifiers {
+            guard let model = registered[identifier]?.model, !model.storage.hasChanges,
+                let key = identifier.primaryKey
+            else { continue }
+            byEntity[identifier.entityName, default: []].append(key)
+        }
+        for (entityName, keys) in byEntity {
+            guard let entity = container.schema.entitiesByName[entityName],
+                let store = try? container.store(for: entity)
+            else { continue }
+            let query = SQLQuery(
+                whereClause: "\(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT value FROM json_each(?1))",
+                bindings: [Self.keyList(keys)]
+            )
+            guard let rows = try? store.fetchRows(entity: entity, query: query) else { continue }
+            for row in rows {
+                guard let model = try? materialize(row, entity: entity, store: store) else { continue }
+                model.storage.resetRelationshipsToStored(from: row, layout: store.layouts[entity.name]!, context: self)
+            }
+        }
+    }
+}
+
+extension ModelStorage {
+    /// Makes relationship slots that have no unsaved change read their stored state again on next access.
+    final func resetRelationshipsToStored(from row: FetchedRow, layout: SQLiteTableLayout, context: ModelContext) {
+        for property in entity.storedProperties where property.isRelationship && !changedSlots.contains(property.index)
+        {
+            guard let info = property.relationshipInfo else { continue }
+            let fresh: Any
+            if case .foreignKey = info.storage, let range = layout.columnRangeByProperty[property.index] {
+                var target: PersistentIdentifier?
+                if case .integer(let key) = row.values[range.lowerBound],
+                    let store = try? context.container.store(for: info.destination)
+                {
+                    target = store.identifier(entityName: info.destination.name, primaryKey: key)
+                }
+                fresh = ToOneFault(target: target)
+            } else {
+                fresh = UnloadedRelationship()
+            }
+            setObserved(property.index, fresh)
+            committedValues?[property.index] = fresh
+        }
+    }
+}

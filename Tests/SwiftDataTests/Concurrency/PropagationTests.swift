@@ -1,0 +1,167 @@
+import Foundation
+import SwiftData
+import Testing
+
+/// Runs `change` and reports whether reading `read` inside observation tracking saw a change.
+func observesChange(_ read: () -> Void, when change: () throws -> Void) rethrows -> Bool {
+    nonisolated(unsafe) var changed = false
+    // Safe: onChange runs synchronously on this thread, during `change`.
+    withObservationTracking(read) { changed = true }
+    try change()
+    return changed
+}
+
+@Suite struct PropagationTests {
+    @Test func registeredModelsTakeOtherContextsSavedValuesAndNotifyObservers() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let writer = ModelContext(container)
+        let reader = ModelContext(container)
+        let trip = Trip(name: "Old", destination: "X")
+        writer.insert(trip)
+        try writer.save()
+        let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        trip.name = "New"
+        try writer.save()
+        let notified = try observesChange({ _ = seen.name }) {
+            _ = try reader.fetchCount(FetchDescriptor<BucketListItem>())
+        }
+        #expect(notified)
+        #expect(seen.name == "New")
+    }
+
+    @Test func unsavedLocalChangesWinOverOtherContextsSaves() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let writer = ModelContext(container)
+        let reader = ModelContext(container)
+        let trip = Trip(name: "Old", destination: "X", budget: 1)
+        writer.insert(trip)
+        try writer.save()
+        let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        seen.budget = 2
+        trip.name = "New"
+        trip.budget = 3
+        try writer.save()
+        _ = try reader.fetch(FetchDescriptor<Trip>())
+        #expect(seen.name == "Old")
+        #expect(seen.budget == 2)
+        try reader.save()
+        let stored = try #require(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first)
+        #expect(stored.name == "New")
+        #expect(stored.budget == 2)
+    }
+
+    @Test func deletionsElsewhereDropRegisteredModels() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let writer = ModelContext(container)
+        let reader = ModelContext(container)
+        let trip = Trip(name: "Gone", destination: "X")
+        writer.insert(trip)
+        try writer.save()
+        let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        writer.delete(trip)
+        try writer.save()
+        #expect(try reader.fetch(FetchDescriptor<Trip>()).isEmpty)
+        #expect(seen.isDeleted)
+        #expect(seen.modelContext == nil)
+    }
+
+    @Test func relationshipsChangedElsewhereReloadWithTheirObservers() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let writer = ModelContext(container)
+        let reader = ModelContext(container)
+        let trip = Trip(name: "A", destination: "X")
+        writer.insert(trip)
+        try writer.save()
+        let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        #expect(seen.bucketList.isEmpty)
+        trip.bucketList.append(BucketListItem(title: "New item"))
+        try writer.save()
+        _ = try reader.fetchCount(FetchDescriptor<Trip>())
+        #expect(seen.bucketList.map(\.title) == ["New item"])
+    }
+
+    @Test func inverseUpdatesNotifyTheOtherSidesObservers() throws {
+        let context = ModelContext(try makeInMemoryContainer(Trip.self))
+        let trip = Trip(name: "A", destination: "X")
+        context.insert(trip)
+        let item = BucketListItem(title: "Walk")
+        context.insert(item)
+        let notified = observesChange({ _ = trip.bucketList }) { item.trip = trip }
+        #expect(notified)
+    }
+
+    @Test func savedChangesStreamDeliversEverySave() async throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let stream = container.savedChanges()
+        let context = ModelContext(container)
+        context.author = "importer"
+        let trip = Trip(name: "A", destination: "X")
+        context.insert(trip)
+        try context.save()
+        trip.name = "B"
+        try context.save()
+        var iterator = stream.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        let second = try #require(await iterator.next())
+        #expect(first.insertedIdentifiers == [trip.persistentModelID])
+        #expect(first.author == "importer")
+        #expect(second.updatedIdentifiers == [trip.persistentModelID])
+        #expect(second.insertedIdentifiers.isEmpty)
+    }
+
+    @Test func willSaveIsPostedBeforeTheWrite() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let context = ModelContext(container)
+        context.insert(Trip(name: "A", destination: "X"))
+        nonisolated(unsafe) var countAtWillSave = -1
+        // Safe: posted synchronously on this thread inside save(); the count reads another context's store view.
+        let observer = NotificationCenter.default.addObserver(
+            forName: ModelContext.willSave, object: context, queue: nil
+        ) { _ in
+            countAtWillSave = (try? ModelContext(container).fetchCount(FetchDescriptor<Trip>())) ?? -1
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try context.save()
+        #expect(countAtWillSave == 0)
+    }
+}
+
+@Suite struct AutosaveTests {
+    @MainActor
+    @Test func mainContextSavesAfterTheTurnThatChangedIt() async throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let context = container.mainContext
+        context.insert(Trip(name: "A", destination: "X"))
+        context.insert(Trip(name: "B", destination: "Y"))
+        #expect(context.hasChanges)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 0)
+        await _Concurrency.Task.yield()
+        #expect(!context.hasChanges)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 2)
+    }
+
+    @MainActor
+    @Test func turningAutosaveOffKeepsChangesPending() async throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let context = container.mainContext
+        context.autosaveEnabled = false
+        context.insert(Trip(name: "A", destination: "X"))
+        await _Concurrency.Task.yield()
+        #expect(context.hasChanges)
+    }
+
+    @Test func modelActorContextsAutosaveAfterEachJobWhenEnabled() async throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let actor = AutosavingActor(modelContainer: container)
+        await actor.insert(name: "A")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 1)
+    }
+}
+
+@ModelActor
+actor AutosavingActor {
+    func insert(name: String) {
+        modelContext.autosaveEnabled = true
+        modelContext.insert(Trip(name: name, destination: "x"))
+    }
+}
