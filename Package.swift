@@ -126,7 +126,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDataTests",
+            dependencies: ["SwiftData", "StoreWriterHelper"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "StoreWriterHelper",
             dependencies: ["SwiftData"],
+            path: "Tests/Helpers/StoreWriterHelper",
             swiftSettings: strictSettings
         ),
     ],

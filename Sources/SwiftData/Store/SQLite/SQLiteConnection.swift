@@ -7,21 +7,11 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
-    /// The most recent SQL strings run through `execute(_:)` or `statement(_:)` (at most `statementLogLimit`), for
-    /// tests and diagnostics.
-    private(set) var statementLog: [String] = []
-    /// How many SQL strings have been run through `execute(_:)` or `statement(_:)`.
-    private(set) var statementCount = 0
-    private let statementLogLimit = 256
-
-    private func log(_ sql: String) {
-        statementCount += 1
-        if statementLog.count == statementLogLimit { statementLog.removeFirst(statementLogLimit / 2) }
-        statementLog.append(sql)
-    }
+    private let log: SQLiteStatementLog
 
     /// Opens a connection. `path` is a file path or `:memory:`.
-    init(path: String, readOnly: Bool) throws {
+    init(path: String, readOnly: Bool, log: SQLiteStatementLog) throws {
+        self.log = log
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &db, flags, nil)
@@ -33,7 +23,9 @@ final class SQLiteConnection {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, 5_000)
+        // Another connection or process holding the write lock makes this one wait, up to a minute, rather than
+        // fail with SQLITE_BUSY.
+        sqlite3_busy_timeout(db, 60_000)
     }
 
     deinit {
@@ -45,14 +37,14 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that return no rows and take no values.
     func execute(_ sql: String) throws {
-        log(sql)
+        log.record(sql)
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code, sql: sql) }
     }
 
     /// A cached prepared statement for the SQL.
     func statement(_ sql: String) throws -> SQLiteStatement {
-        log(sql)
+        log.record(sql)
         if let cached = statements[sql] { return cached }
         let statement = try SQLiteStatement(connection: self, sql: sql)
         statements[sql] = statement

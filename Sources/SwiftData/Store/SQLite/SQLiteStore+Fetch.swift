@@ -104,7 +104,7 @@ extension SQLiteStore {
     /// Runs a read with the connection, wrapping SQLite failures in a `SwiftDataError` that names the entity.
     func run<T>(_ sql: String, entityName: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
-            return try withConnection(body)
+            return try pool.read(body)
         } catch let error as SQLiteError {
             throw SwiftDataError(
                 .loadIssueModelContainer, "reading \(entityName) failed", entityName: entityName, sql: sql,

@@ -19,7 +19,7 @@ extension SQLiteStore {
             throw SwiftDataError(
                 .modelValidationFailure, "the store \(configuration.name) was opened with allowsSave: false")
         }
-        return try withConnection { connection in
+        return try pool.write { connection in
             var writer = SQLiteSaveWriter(store: self, connection: connection)
             do {
                 try connection.inTransaction {

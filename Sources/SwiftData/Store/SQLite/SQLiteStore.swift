@@ -3,16 +3,14 @@ internal import CSQLite
 /// The SQLite store behind one `ModelConfiguration`: its file (or an in-memory database), its tables and the
 /// statements that fetch and save models.
 ///
-/// All access goes through one connection guarded by a lock, so every context of a container can use the store;
-/// each save is one `BEGIN IMMEDIATE` transaction.
-final class SQLiteStore: @unchecked Sendable {
-    // @unchecked: the connection is only touched inside `lock`.
+/// Every save of every context goes through the pool's one writer, as one `BEGIN IMMEDIATE` transaction; fetches
+/// use the pool's readers.
+final class SQLiteStore: Sendable {
     let identifier: String
     let configuration: ModelConfiguration
     let entities: [Schema.Entity]
     let layouts: [String: SQLiteTableLayout]
-    private let connection: SQLiteConnection
-    private let lock = NSLock()
+    let pool: SQLiteConnectionPool
 
     /// The name of the table that records the store's identity and schema.
     static let metadataTable = "_swiftdata_metadata"
@@ -39,7 +37,7 @@ final class SQLiteStore: @unchecked Sendable {
             path = url.path
         }
         do {
-            connection = try SQLiteConnection(path: path, readOnly: !configuration.allowsSave)
+            pool = try SQLiteConnectionPool(path: path, readOnly: !configuration.allowsSave)
         } catch {
             throw SwiftDataError(.loadIssueModelContainer, "cannot open store at \(path)", underlying: error)
         }
@@ -47,7 +45,7 @@ final class SQLiteStore: @unchecked Sendable {
         let expectedSchema = Self.schemaDescription(entities: entities, layouts: layouts)
         let existing: [String: String]
         do {
-            existing = try Self.readMetadata(connection, path: path)
+            existing = try Self.readMetadata(pool.writer, path: path)
         } catch let error as SwiftDataError {
             throw error
         } catch {
@@ -61,11 +59,17 @@ final class SQLiteStore: @unchecked Sendable {
             guard configuration.allowsSave else {
                 throw SwiftDataError(.loadIssueModelContainer, "read-only store \(path) has no SwiftData tables")
             }
-            identifier = UUID().uuidString
-            try createTables(schema: expectedSchema, version: version)
+            identifier = try Self.createTables(
+                pool.writer,
+                entities: entities,
+                layouts: layouts,
+                schema: expectedSchema,
+                version: version,
+                path: path
+            )
         }
         if configuration.allowsSave && !configuration.isStoredInMemoryOnly {
-            try connection.execute("PRAGMA journal_mode = WAL")
+            try pool.writer.execute("PRAGMA journal_mode = WAL")
         }
     }
 
@@ -140,46 +144,55 @@ final class SQLiteStore: @unchecked Sendable {
         }
     }
 
-    private func createTables(schema: String, version: Schema.Version) throws {
+    /// Creates the tables of a new store and returns its identifier. Another process may be creating the same
+    /// store at the same moment; the check is repeated inside the write transaction, and the first one wins.
+    private static func createTables(
+        _ connection: SQLiteConnection,
+        entities: [Schema.Entity],
+        layouts: [String: SQLiteTableLayout],
+        schema: String,
+        version: Schema.Version,
+        path: String
+    ) throws -> String {
         try connection.inTransaction {
+            let existing = try readMetadata(connection, path: path)
+            if let storedSchema = existing["schema"], let identifier = existing["storeIdentifier"] {
+                try checkSchema(stored: storedSchema, expected: schema, path: path)
+                return identifier
+            }
+            let identifier = UUID().uuidString
             try connection.execute(
-                "CREATE TABLE \(quoted(Self.metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)"
+                "CREATE TABLE \(quoted(metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)"
             )
             for entity in entities {
                 for statement in layouts[entity.name]!.createStatements(entity: entity) {
                     try connection.execute(statement)
                 }
-                for table in Self.joinTables(of: entity) {
+                for table in joinTables(of: entity) {
                     try connection.execute(
                         "CREATE TABLE \(quoted(table)) (\"owner\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, "
                             + "PRIMARY KEY (\"owner\", \"target\")) WITHOUT ROWID"
                     )
                     try connection.execute(
-                        "CREATE INDEX \(quoted(table + "_target_index")) ON \(quoted(table)) (\"target\")")
+                        "CREATE INDEX \(quoted(table + "_target_index")) ON \(quoted(table)) (\"target\")"
+                    )
                 }
             }
-            let insert = try connection.statement(
-                "INSERT INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?, ?)")
+            let insert = try connection.statement("INSERT INTO \(quoted(metadataTable)) (key, value) VALUES (?, ?)")
             try insert.execute([.text("storeIdentifier"), .text(identifier)])
             try insert.execute([.text("schemaVersion"), .text(version.description)])
             try insert.execute([.text("schema"), .text(schema)])
+            return identifier
         }
     }
 
     // MARK: - Using the Connection
 
-    /// Runs `body` with exclusive use of the connection.
-    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(connection)
-    }
-
-    /// The SQL executed so far, for tests.
-    var statementLog: [String] { withConnection { $0.statementLog } }
+    /// The most recent SQL the store ran, for tests.
+    var statementLog: [String] { pool.log.statements }
 
     /// The number of SQL statements run so far, for tests that count queries.
-    var statementCount: Int { withConnection { $0.statementCount } }
+    var statementCount: Int { pool.log.count }
 
     /// The identifier of a row of an entity in this store.
     func identifier(entityName: String, primaryKey: Int64) -> PersistentIdentifier {
@@ -189,7 +202,7 @@ final class SQLiteStore: @unchecked Sendable {
     /// Deletes every row of every entity and join table, in one transaction.
     func deleteAllRows() throws {
         guard configuration.allowsSave else { return }
-        try withConnection { connection in
+        try pool.write { connection in
             try connection.inTransaction {
                 for entity in entities {
                     try connection.execute("DELETE FROM \(quoted(entity.tableName))")

@@ -1,0 +1,97 @@
+internal import Foundation
+
+/// The connections of one store: one writer that every save goes through, and a few readers so that fetches run
+/// concurrently with each other and with a save (SQLite's WAL mode lets readers see the last committed state).
+///
+/// An in-memory database cannot be shared between connections, so there the writer also serves every read.
+final class SQLiteConnectionPool: @unchecked Sendable {
+    // @unchecked: the writer is only used under `writerLock`; a reader is only used by the thread that checked it
+    // out, and the idle list only under `readerCondition`.
+    let writer: SQLiteConnection
+    let log: SQLiteStatementLog
+    private let writerLock = NSLock()
+    private let readerCondition = NSCondition()
+    private var idleReaders: [SQLiteConnection] = []
+    private var openReaders = 0
+    private let path: String
+    private let sharesWriter: Bool
+    private let maximumReaders = 4
+
+    init(path: String, readOnly: Bool) throws {
+        self.path = path
+        self.log = SQLiteStatementLog()
+        self.sharesWriter = path == ":memory:"
+        self.writer = try SQLiteConnection(path: path, readOnly: readOnly, log: log)
+    }
+
+    /// Runs `body` with the writer, one caller at a time.
+    func write<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        return try body(writer)
+    }
+
+    /// Runs `body` with a reader, waiting when every reader is busy.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if sharesWriter { return try write(body) }
+        let reader = try checkOutReader()
+        defer { checkIn(reader) }
+        return try body(reader)
+    }
+
+    private func checkOutReader() throws -> SQLiteConnection {
+        readerCondition.lock()
+        defer { readerCondition.unlock() }
+        while true {
+            if let reader = idleReaders.popLast() { return reader }
+            if openReaders < maximumReaders {
+                openReaders += 1
+                do {
+                    return try SQLiteConnection(path: path, readOnly: true, log: log)
+                } catch {
+                    openReaders -= 1
+                    throw error
+                }
+            }
+            readerCondition.wait()
+        }
+    }
+
+    private func checkIn(_ reader: SQLiteConnection) {
+        readerCondition.lock()
+        idleReaders.append(reader)
+        readerCondition.signal()
+        readerCondition.unlock()
+    }
+}
+
+/// The SQL a store's connections ran: a count, and the most recent statements, for tests and diagnostics.
+final class SQLiteStatementLog: @unchecked Sendable {
+    // @unchecked: every access goes through `lock`.
+    private let lock = NSLock()
+    private var recent: [String] = []
+    private var total = 0
+    private let limit = 256
+
+    func record(_ sql: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        total += 1
+        if recent.count == limit { recent.removeFirst(limit / 2) }
+        recent.append(sql)
+    }
+
+    /// The most recent statements, oldest first.
+    var statements: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recent
+    }
+
+    /// How many statements ran.
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return total
+    }
+}
