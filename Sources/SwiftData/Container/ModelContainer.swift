@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// An object that manages an app's schema and its stores.
 ///
 /// Give it model types (related types are found through relationships) or a schema, and optionally
@@ -22,7 +20,7 @@ public final class ModelContainer: Sendable {
     let stores: [SQLiteStore]
     /// The store of each entity, by entity name.
     let storeByEntity: [String: SQLiteStore]
-    private let mainContextStorage = Mutex<MainContextBox?>(nil)
+    private let mainContextStorage = Locked<MainContextBox?>(nil)
     /// Carries each save to the container's other contexts.
     let broadcaster = ChangeBroadcaster()
 

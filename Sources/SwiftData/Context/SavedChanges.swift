@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// What one save wrote: the identifiers of the models it inserted, updated and deleted.
 ///
 /// An addition to Apple's API, for code that prefers an `AsyncSequence` to `ModelContext.didSave` notifications:
@@ -27,7 +25,7 @@ final class ChangeBroadcaster: Sendable {
         var subscribers: [UUID: AsyncStream<SavedChanges>.Continuation] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Registers a context's inbox; the inbox is dropped when its context is released.
     func register(_ inbox: ChangeInbox) {
@@ -62,7 +60,7 @@ final class ChangeBroadcaster: Sendable {
 
 /// The saves of other contexts that a context has not applied yet.
 final class ChangeInbox: Sendable {
-    private let pending = Mutex<[SavedChanges]>([])
+    private let pending = Locked<[SavedChanges]>([])
 
     func post(_ changes: SavedChanges) { pending.withLock { $0.append(changes) } }
 

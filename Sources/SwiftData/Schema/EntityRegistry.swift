@@ -1,11 +1,9 @@
-internal import Synchronization
-
 /// Builds each model type's `Schema.Entity` once per process, together with every entity reachable through its
 /// relationships, and resolves inverses and relationship storage before publishing them.
 final class EntityRegistry: Sendable {
     static let shared = EntityRegistry()
 
-    private let entities = Mutex<[ObjectIdentifier: Schema.Entity]>([:])
+    private let entities = Locked<[ObjectIdentifier: Schema.Entity]>([:])
 
     func entity<Model: PersistentModel>(for modelType: Model.Type) -> Schema.Entity {
         entity(forType: modelType)

@@ -1,5 +1,3 @@
-internal import Synchronization
-
 extension Schema {
     /// An entity: the schema's description of one model type.
     public final class Entity: Hashable, CustomStringConvertible, @unchecked Sendable {
