@@ -8,8 +8,8 @@ struct FetchPlan<T: PersistentModel> {
     let context: ModelContext
     let entity: Schema.Entity
     let store: SQLiteStore
-    let whereClause: (sql: String, bindings: [SQLiteValue])?
-    let predicateInSQL: Bool
+    private(set) var whereClause: (sql: String, bindings: [SQLiteValue])?
+    private(set) var predicateInSQL: Bool
     let orderBy: String?
     let includesPending: Bool
 
@@ -21,7 +21,7 @@ struct FetchPlan<T: PersistentModel> {
         self.store = try context.container.store(for: entity)
         let layout = store.layouts[entity.name]!
         if let predicate = descriptor.predicate {
-            let clause = try? PredicateTranslation.whereClause(for: predicate, entity: entity, layout: layout)
+            let clause = try? PredicateTranslation.whereClause(for: predicate, entity: entity, layouts: store.layouts)
             self.whereClause = clause
             self.predicateInSQL = clause != nil
         } else {
@@ -42,7 +42,12 @@ struct FetchPlan<T: PersistentModel> {
     // MARK: - Results
 
     func models() throws -> [T] {
-        let models = try matchingModels()
+        let models: [T]
+        do {
+            models = try matchingModels()
+        } catch let error as SwiftDataError where error.asksForInMemoryEvaluation {
+            models = try predicateInMemory.matchingModels()
+        }
         for keyPath in descriptor.relationshipKeyPathsForPrefetching {
             guard let index = entity.indexIfPersisted(keyPath), entity.storedProperties[index].isRelationship else {
                 throw SwiftDataError(
@@ -74,7 +79,11 @@ struct FetchPlan<T: PersistentModel> {
             var query = baseQuery
             query.limit = descriptor.fetchLimit
             query.offset = descriptor.fetchOffset
-            return try store.count(entity: entity, query: query)
+            do {
+                return try store.count(entity: entity, query: query)
+            } catch let error as SwiftDataError where error.asksForInMemoryEvaluation {
+                return try predicateInMemory.models().count
+            }
         }
         return try models().count
     }
@@ -85,14 +94,27 @@ struct FetchPlan<T: PersistentModel> {
             query.orderBy = orderBy
             query.limit = descriptor.fetchLimit
             query.offset = descriptor.fetchOffset
-            return try store.fetchPrimaryKeys(entity: entity, query: query).map {
-                store.identifier(entityName: entity.name, primaryKey: $0)
+            do {
+                return try store.fetchPrimaryKeys(entity: entity, query: query).map {
+                    store.identifier(entityName: entity.name, primaryKey: $0)
+                }
+            } catch let error as SwiftDataError where error.asksForInMemoryEvaluation {
+                return try predicateInMemory.models().map(\.persistentModelID)
             }
         }
         return try models().map(\.persistentModelID)
     }
 
     // MARK: - Internal
+
+    /// This plan with the predicate evaluated in memory, for when SQL stopped a query because Swift must decide
+    /// (see `SQLiteFunctions`).
+    private var predicateInMemory: FetchPlan {
+        var plan = self
+        plan.whereClause = nil
+        plan.predicateInSQL = descriptor.predicate == nil
+        return plan
+    }
 
     /// The slot indexes `propertiesToFetch` names, or nil to read every column.
     private var requestedProperties: Set<Int>? {

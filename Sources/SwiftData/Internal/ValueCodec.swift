@@ -90,10 +90,12 @@ indirect enum ValueCodec: @unchecked Sendable {
         )
     }
 
-    /// The column type used in `CREATE TABLE`.
+    /// The column type used in `CREATE TABLE`. Strings compare with the `SWIFTDATA` collation, as Swift's
+    /// `String` does.
     var columnType: String {
         switch self {
-        case .string, .url, .uuid, .decimal, .json: "TEXT"
+        case .string: "TEXT COLLATE SWIFTDATA"
+        case .url, .uuid, .decimal, .json: "TEXT"
         case .composite: "INTEGER"
         case .bool, .integer: "INTEGER"
         case .double, .float, .date: "REAL"

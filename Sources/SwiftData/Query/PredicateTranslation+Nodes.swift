@@ -1,68 +1,66 @@
-// SQL forms of the `PredicateExpressions` nodes for values, key paths, comparisons, logic and arithmetic.
+// SQL forms of the `PredicateExpressions` nodes for values, variables, key paths, comparisons, logic and
+// arithmetic.
 //
 // Equality uses `IS` / `IS NOT`, which treat NULL as a value like Swift's `==` on optionals, so SQL's
-// three-valued logic never changes a result.
+// three-valued logic never changes a result. String columns use the SWIFTDATA collation, which compares like
+// Swift's `String` (canonical equivalence), so `==` and `<` agree with Swift.
 
 extension PredicateExpressions.Value: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         let value = try PredicateTranslation.sqlValue(self.value)
-        if value == .null { return "NULL" }
-        return state.bind(value)
+        if value == .null { return .scalar("NULL") }
+        return .scalar(state.bind(value))
     }
 }
 
 extension PredicateExpressions.NilLiteral: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String { "NULL" }
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment { .scalar("NULL") }
 }
 
-extension PredicateExpressions.KeyPath: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
-        if root is PredicateExpressions.Variable<Root.Output> {
-            let column = try state.column(for: keyPath)
-            if case .json? = column.property.codec.map(\.unwrappedCodec) {
-                throw UnsupportedPredicateNode(reason: "\(column.property.name) is stored as JSON")
-            }
-            return column.sql
-        }
-        // `$0.priority.rawValue`: the column already stores the raw value.
-        if let inner = root as? any KeyPathNode,
-            let enumType = Root.Output.self as? any (RawRepresentable & CaseIterable).Type,
-            isRawValueKeyPath(keyPath, of: enumType),
-            let property = try inner.storedProperty(in: state),
-            case .rawRepresentable? = property.codec.map(\.unwrappedCodec)
-        {
-            return quoted(property.name)
-        }
-        throw UnsupportedPredicateNode(reason: "key path \(keyPath) is not a stored column")
+extension PredicateExpressions.Variable: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        try state.fragment(for: key)
     }
 }
 
-/// Lets a key-path node report the stored property it names, for `rawValue` access through it.
-protocol KeyPathNode {
-    func storedProperty(in state: PredicateTranslation) throws -> Schema.Entity.Property?
-}
-
-extension PredicateExpressions.KeyPath: KeyPathNode {
-    func storedProperty(in state: PredicateTranslation) throws -> Schema.Entity.Property? {
-        guard root is PredicateExpressions.Variable<Root.Output> else { return nil }
-        return try state.column(for: keyPath).property
+extension PredicateExpressions.KeyPath: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        switch try state.translate(root) {
+        case .model(let reference):
+            return try state.member(keyPath, of: reference)
+        case .collection(let collection):
+            let alias = state.makeAlias()
+            let rows = "FROM \(quoted(collection.entity.tableName)) AS \(alias) WHERE \(collection.membership(alias))"
+            if KnownKeyPaths.isCount(keyPath, on: Root.Output.self) { return .scalar("(SELECT count(*) \(rows))") }
+            if KnownKeyPaths.isIsEmpty(keyPath, on: Root.Output.self) {
+                return .scalar("(NOT EXISTS (SELECT 1 \(rows)))")
+            }
+            throw UnsupportedPredicateNode(reason: "\(keyPath) on a to-many relationship has no SQL form")
+        case .scalar(let value):
+            if KnownKeyPaths.isRawValue(keyPath, on: Root.Output.self) { return .scalar(value) }
+            if Root.Output.self == String.self {
+                if keyPath == \String.isEmpty as AnyKeyPath { return .scalar("(length(\(value)) = 0)") }
+                if keyPath == \String.count as AnyKeyPath { return .scalar("swiftdata_character_count(\(value))") }
+            }
+            throw UnsupportedPredicateNode(reason: "key path \(keyPath) has no SQL form")
+        }
     }
 }
 
 extension PredicateExpressions.Equal: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
-        "(\(try state.translate(lhs)) IS \(try state.translate(rhs)))"
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        .scalar("(\(try state.scalar(lhs)) IS \(try state.scalar(rhs)))")
     }
 }
 
 extension PredicateExpressions.NotEqual: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
-        "(\(try state.translate(lhs)) IS NOT \(try state.translate(rhs)))"
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        .scalar("(\(try state.scalar(lhs)) IS NOT \(try state.scalar(rhs)))")
     }
 }
 
 extension PredicateExpressions.Comparison: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         let symbol =
             switch op {
             case .lessThan: "<"
@@ -71,36 +69,43 @@ extension PredicateExpressions.Comparison: SQLTranslatable {
             case .greaterThanOrEqual: ">="
             @unknown default: throw UnsupportedPredicateNode(reason: "unknown comparison \(op)")
             }
-        return "(\(try state.translate(lhs)) \(symbol) \(try state.translate(rhs)))"
+        if case .decimal? = ValueCodec.make(for: LHS.Output.self)?.unwrappedCodec {
+            throw UnsupportedPredicateNode(reason: "decimals are compared in memory")
+        }
+        return .scalar("(\(try state.scalar(lhs)) \(symbol) \(try state.scalar(rhs)))")
     }
 }
 
 extension PredicateExpressions.Conjunction: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
-        "(\(try state.translate(lhs)) AND \(try state.translate(rhs)))"
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        .scalar("(\(try state.scalar(lhs)) AND \(try state.scalar(rhs)))")
     }
 }
 
 extension PredicateExpressions.Disjunction: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
-        "(\(try state.translate(lhs)) OR \(try state.translate(rhs)))"
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        .scalar("(\(try state.scalar(lhs)) OR \(try state.scalar(rhs)))")
     }
 }
 
 extension PredicateExpressions.Negation: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
-        "(NOT \(try state.translate(wrapped)))"
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        .scalar("(NOT \(try state.scalar(wrapped)))")
     }
 }
 
+extension PredicateExpressions.Conditional: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        let condition = try state.scalar(test)
+        return .scalar(
+            "(CASE WHEN \(condition) THEN \(try state.scalar(trueBranch)) ELSE \(try state.scalar(falseBranch)) END)")
+    }
+}
+
+// MARK: - Arithmetic
+
 extension PredicateExpressions.Arithmetic: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
-        // Integer overflow traps in Swift but not in SQL; only `Int`-free arithmetic is pushed down exactly, so
-        // integer arithmetic stays in memory.
-        guard !(Output.self is any FixedWidthInteger.Type) else {
-            throw UnsupportedPredicateNode(
-                reason: "integer arithmetic is evaluated in memory to keep overflow semantics")
-        }
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         let symbol =
             switch op {
             case .add: "+"
@@ -108,42 +113,158 @@ extension PredicateExpressions.Arithmetic: SQLTranslatable {
             case .multiply: "*"
             @unknown default: throw UnsupportedPredicateNode(reason: "unknown arithmetic \(op)")
             }
-        return "(\(try state.translate(lhs)) \(symbol) \(try state.translate(rhs)))"
+        return .scalar("(\(try state.scalar(lhs)) \(symbol) \(try state.scalar(rhs)))")
     }
 }
+
+extension PredicateExpressions.IntDivision: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        // Both truncate toward zero; Swift traps on a zero divisor, where SQL gives NULL (and so no match).
+        .scalar("(\(try state.scalar(lhs)) / \(try state.scalar(rhs)))")
+    }
+}
+
+extension PredicateExpressions.IntRemainder: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        .scalar("(\(try state.scalar(lhs)) % \(try state.scalar(rhs)))")
+    }
+}
+
+extension PredicateExpressions.FloatDivision: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        // SQL gives NULL for x / 0 where Swift gives ±infinity or NaN; a zero divisor stays in memory.
+        .scalar("swiftdata_float_divide(\(try state.scalar(lhs)), \(try state.scalar(rhs)))")
+    }
+}
+
+extension PredicateExpressions.UnaryMinus: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        .scalar("(- \(try state.scalar(wrapped)))")
+    }
+}
+
+// MARK: - Ranges
+
+extension PredicateExpressions.RangeExpressionContains: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        guard let bounds = range as? any RangeNode else {
+            throw UnsupportedPredicateNode(reason: "only literal ranges are pushed down")
+        }
+        let element = try state.scalar(self.element)
+        return .scalar(try bounds.condition(for: element, into: &state))
+    }
+}
+
+extension PredicateExpressions.ClosedRange: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        throw UnsupportedPredicateNode(reason: "a range is not a value")
+    }
+}
+
+extension PredicateExpressions.Range: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        throw UnsupportedPredicateNode(reason: "a range is not a value")
+    }
+}
+
+/// A range node that can test whether a value lies in it.
+protocol RangeNode {
+    func condition(for element: String, into state: inout PredicateTranslation) throws -> String
+}
+
+extension PredicateExpressions.ClosedRange: RangeNode {
+    func condition(for element: String, into state: inout PredicateTranslation) throws -> String {
+        "(\(element) >= \(try state.scalar(lower)) AND \(element) <= \(try state.scalar(upper)))"
+    }
+}
+
+extension PredicateExpressions.Range: RangeNode {
+    func condition(for element: String, into state: inout PredicateTranslation) throws -> String {
+        "(\(element) >= \(try state.scalar(lower)) AND \(element) < \(try state.scalar(upper)))"
+    }
+}
+
+// MARK: - Optionals
 
 extension PredicateExpressions.NilCoalesce: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
-        "COALESCE(\(try state.translate(lhs)), \(try state.translate(rhs)))"
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        .scalar("COALESCE(\(try state.scalar(lhs)), \(try state.scalar(rhs)))")
     }
 }
 
-extension PredicateExpressions.SequenceContains: SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String {
-        // `captured.contains($0.x)`: a captured collection of values becomes `x IN (…)`.
-        guard let values = sequence as? any CapturedSequence else {
-            throw UnsupportedPredicateNode(reason: "contains is only pushed down on a captured collection")
-        }
-        let element = try state.translate(self.element)
-        var placeholders: [String] = []
-        for value in values.capturedElements {
-            let sqlValue = try PredicateTranslation.sqlValue(value)
-            // `x IN (NULL)` is never true in SQL, while Swift's `[nil].contains(nil)` is.
-            guard sqlValue != .null else { throw UnsupportedPredicateNode(reason: "nil in a captured collection") }
-            placeholders.append(state.bind(sqlValue))
-        }
-        guard !placeholders.isEmpty else { return "0" }
-        return "(\(element) IN (\(placeholders.joined(separator: ", "))))"
+extension PredicateExpressions.ForcedUnwrap: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        // Evaluating `nil!` fails in Swift; swiftdata_unwrap makes the query fail the same way.
+        .scalar("swiftdata_unwrap(\(try state.scalar(inner)))")
     }
 }
 
-/// A `PredicateExpressions.Value` holding a captured collection.
-protocol CapturedSequence {
-    var capturedElements: [Any] { get }
+extension PredicateExpressions.OptionalFlatMap: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        switch try state.translate(wrapped) {
+        case .model(let reference):
+            guard let join = reference.join else {
+                throw UnsupportedPredicateNode(reason: "optional chaining on the fetched model")
+            }
+            let alias = state.makeAlias()
+            state.bindVariable(
+                variable.key,
+                to: .model(ModelReference(entity: reference.entity, qualifier: alias, join: nil))
+            )
+            let body = try state.scalar(transform)
+            return .scalar(
+                "(SELECT \(body) FROM \(quoted(reference.entity.tableName)) AS \(alias) WHERE \(join(alias)))"
+            )
+        case .scalar(let value):
+            state.bindVariable(variable.key, to: .scalar(value))
+            let body = try state.scalar(transform)
+            return .scalar("(CASE WHEN \(value) IS NULL THEN NULL ELSE \(body) END)")
+        case .collection:
+            throw UnsupportedPredicateNode(reason: "optional chaining through a to-many relationship")
+        }
+    }
 }
 
-extension PredicateExpressions.Value: CapturedSequence where Output: Sequence {
-    var capturedElements: [Any] { value.map { $0 as Any } }
+// MARK: - Known Key Paths
+
+/// Recognises the key paths of standard members (`count`, `isEmpty`, `rawValue`) on types known only at run time.
+enum KnownKeyPaths {
+    static func isCount(_ keyPath: AnyKeyPath, on type: Any.Type) -> Bool {
+        (type as? any StandardCollectionKeyPaths.Type)?.countKeyPath == keyPath
+    }
+
+    static func isIsEmpty(_ keyPath: AnyKeyPath, on type: Any.Type) -> Bool {
+        (type as? any StandardCollectionKeyPaths.Type)?.isEmptyKeyPath == keyPath
+    }
+
+    /// True when a key path returns each case's `rawValue`. Key paths to a protocol requirement reached
+    /// generically do not compare equal to the concrete `\E.rawValue`, and on Linux their description carries no
+    /// name, so the key path is checked on every case. Enums that are not `CaseIterable` stay in memory.
+    static func isRawValue(_ keyPath: AnyKeyPath, on type: Any.Type) -> Bool {
+        guard let enumType = type as? any (RawRepresentable & CaseIterable).Type else { return false }
+        return returnsRawValue(keyPath, enumType)
+    }
+
+    private static func returnsRawValue<E: RawRepresentable & CaseIterable>(_ keyPath: AnyKeyPath, _: E.Type) -> Bool {
+        guard let typed = keyPath as? KeyPath<E, E.RawValue>, !E.allCases.isEmpty else { return false }
+        return E.allCases.allSatisfy {
+            guard let value = $0[keyPath: typed] as? AnyHashable, let raw = $0.rawValue as? AnyHashable else {
+                return false
+            }
+            return value == raw
+        }
+    }
+}
+
+/// The `count` and `isEmpty` key paths of arrays, for recognising them on a to-many relationship.
+protocol StandardCollectionKeyPaths {
+    static var countKeyPath: AnyKeyPath { get }
+    static var isEmptyKeyPath: AnyKeyPath { get }
+}
+
+extension Array: StandardCollectionKeyPaths {
+    static var countKeyPath: AnyKeyPath { \Self.count }
+    static var isEmptyKeyPath: AnyKeyPath { \Self.isEmpty }
 }
 
 extension ValueCodec {
@@ -151,20 +272,5 @@ extension ValueCodec {
     var unwrappedCodec: ValueCodec {
         if case .optional(let wrapped, _, _) = self { return wrapped.unwrappedCodec }
         return self
-    }
-}
-
-/// True when a key path returns each case's `rawValue`.
-///
-/// Key paths to a protocol requirement reached generically do not compare equal to the concrete `\E.rawValue`, and
-/// on Linux their description carries no name, so the key path is checked on every case instead. Enums that are not
-/// `CaseIterable` are filtered in memory.
-private func isRawValueKeyPath<E: RawRepresentable & CaseIterable>(_ keyPath: AnyKeyPath, of _: E.Type) -> Bool {
-    guard let typed = keyPath as? KeyPath<E, E.RawValue>, !E.allCases.isEmpty else { return false }
-    return E.allCases.allSatisfy {
-        guard let value = $0[keyPath: typed] as? AnyHashable, let raw = $0.rawValue as? AnyHashable else {
-            return false
-        }
-        return value == raw
     }
 }

@@ -4,7 +4,7 @@
 /// files. A node that cannot be expressed throws `UnsupportedPredicateNode`, and the fetch then evaluates the
 /// whole predicate in memory, so results never depend on what SQL can do.
 protocol SQLTranslatable {
-    func translate(into state: inout PredicateTranslation) throws -> String
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment
 }
 
 /// Why a predicate or sort could not be pushed down to SQL.
@@ -13,16 +13,81 @@ struct UnsupportedPredicateNode: Error, CustomStringConvertible {
     var description: String { reason }
 }
 
-/// The state of translating one predicate: the entity it filters and the values bound so far.
+/// What a translated predicate node stands for.
+enum SQLFragment {
+    /// An SQL expression with a value: a column, a bound value, a comparison…
+    case scalar(String)
+    /// A model: the fetched one, or one reached through to-one relationships.
+    case model(ModelReference)
+    /// The models of a to-many relationship.
+    case collection(CollectionReference)
+}
+
+/// A model a predicate reaches: the row being filtered (which has a table qualifier), or a related row found with
+/// a join condition on a fresh alias.
+struct ModelReference {
+    let entity: Schema.Entity
+    /// The qualifier of the row, for the fetched entity and for variables bound to an alias.
+    let qualifier: String?
+    /// The condition that selects the related row, given the alias of its table.
+    let join: ((String) -> String)?
+}
+
+/// The models of a to-many relationship: an entity and the condition that selects its member rows.
+struct CollectionReference {
+    let entity: Schema.Entity
+    let membership: (String) -> String
+}
+
+/// The state of translating one predicate: the fetched entity, the values bound so far and what each closure
+/// variable stands for.
 struct PredicateTranslation {
     let entity: Schema.Entity
-    let layout: SQLiteTableLayout
+    /// The table layouts of the store; related entities must be in the same store to be reached in SQL.
+    let layouts: [String: SQLiteTableLayout]
     private(set) var bindings: [SQLiteValue] = []
+    private var variables: [PredicateExpressions.VariableID: SQLFragment] = [:]
+    private var aliasCount = 0
 
-    init(entity: Schema.Entity, layout: SQLiteTableLayout) {
+    init(entity: Schema.Entity, layouts: [String: SQLiteTableLayout]) {
         self.entity = entity
-        self.layout = layout
+        self.layouts = layouts
     }
+
+    /// The SQL `WHERE` clause and its bindings for a predicate.
+    static func whereClause<T: PersistentModel>(
+        for predicate: Predicate<T>,
+        entity: Schema.Entity,
+        layouts: [String: SQLiteTableLayout]
+    ) throws -> (sql: String, bindings: [SQLiteValue]) {
+        var state = PredicateTranslation(entity: entity, layouts: layouts)
+        state.variables[predicate.variable.key] = .model(
+            ModelReference(entity: entity, qualifier: quoted(entity.tableName), join: nil)
+        )
+        let sql = try state.scalar(predicate.expression)
+        return (sql, state.bindings)
+    }
+
+    // MARK: - Translating Children
+
+    /// Translates a child expression.
+    mutating func translate(_ expression: Any) throws -> SQLFragment {
+        guard let node = expression as? any SQLTranslatable else {
+            throw UnsupportedPredicateNode(reason: "\(type(of: expression)) has no SQL form")
+        }
+        return try node.translate(into: &self)
+    }
+
+    /// Translates a child expression that must be a value; a model becomes its primary key.
+    mutating func scalar(_ expression: Any) throws -> String {
+        switch try translate(expression) {
+        case .scalar(let sql): return sql
+        case .model(let reference): return primaryKey(of: reference)
+        case .collection: throw UnsupportedPredicateNode(reason: "a to-many relationship is not a value")
+        }
+    }
+
+    // MARK: - Variables and Bindings
 
     /// Adds a bound value and returns its placeholder (`?n`).
     mutating func bind(_ value: SQLiteValue) -> String {
@@ -30,33 +95,91 @@ struct PredicateTranslation {
         return "?\(bindings.count)"
     }
 
-    /// Translates a child expression.
-    mutating func translate(_ expression: Any) throws -> String {
-        guard let node = expression as? any SQLTranslatable else {
-            throw UnsupportedPredicateNode(reason: "\(type(of: expression)) has no SQL form")
+    /// A fresh table alias for a subquery.
+    mutating func makeAlias() -> String {
+        aliasCount += 1
+        return "a\(aliasCount)"
+    }
+
+    /// What a closure variable stands for.
+    func fragment(for variable: PredicateExpressions.VariableID) throws -> SQLFragment {
+        guard let fragment = variables[variable] else {
+            throw UnsupportedPredicateNode(reason: "a closure variable is used outside the expression that binds it")
         }
-        return try node.translate(into: &self)
+        return fragment
     }
 
-    /// The SQL `WHERE` clause and its bindings for a predicate.
-    static func whereClause<T: PersistentModel>(
-        for predicate: Predicate<T>,
-        entity: Schema.Entity,
-        layout: SQLiteTableLayout
-    ) throws -> (sql: String, bindings: [SQLiteValue]) {
-        var state = PredicateTranslation(entity: entity, layout: layout)
-        let sql = try state.translate(predicate.expression)
-        return (sql, state.bindings)
+    /// Binds a closure variable for the translation of its closure's body.
+    mutating func bindVariable(_ variable: PredicateExpressions.VariableID, to fragment: SQLFragment) {
+        variables[variable] = fragment
     }
 
-    /// The column of a stored attribute or to-one foreign key reached from the predicate's variable.
-    func column(for keyPath: AnyKeyPath) throws -> (sql: String, property: Schema.Entity.Property) {
-        guard let index = entity.indexIfPersisted(keyPath), layout.columnRangeByProperty[index]?.count == 1 else {
-            throw UnsupportedPredicateNode(reason: "\(keyPath) is not a stored column of \(entity.name)")
+    // MARK: - Models and Columns
+
+    /// The layout of an entity's table, when it is in this store.
+    func layout(of entity: Schema.Entity) throws -> SQLiteTableLayout {
+        guard let layout = layouts[entity.name] else {
+            throw UnsupportedPredicateNode(reason: "\(entity.name) is stored in another store")
+        }
+        return layout
+    }
+
+    /// The value of one column of a model: qualified for the fetched row, a scalar subquery for a related one.
+    mutating func column(_ name: String, of reference: ModelReference) -> String {
+        if let qualifier = reference.qualifier { return "\(qualifier).\(quoted(name))" }
+        let alias = makeAlias()
+        return "(SELECT \(alias).\(quoted(name)) FROM \(quoted(reference.entity.tableName)) AS \(alias) "
+            + "WHERE \(reference.join!(alias)))"
+    }
+
+    /// The primary key of a model, which is NULL when a to-one relationship holds no model.
+    mutating func primaryKey(of reference: ModelReference) -> String {
+        column(SQLiteTableLayout.primaryKey, of: reference)
+    }
+
+    /// A member of a model reached through a key path: an attribute's column, or a relationship.
+    mutating func member(_ keyPath: AnyKeyPath, of reference: ModelReference) throws -> SQLFragment {
+        let entity = reference.entity
+        guard let index = entity.indexIfPersisted(keyPath) else {
+            throw UnsupportedPredicateNode(reason: "\(keyPath) is not a stored property of \(entity.name)")
         }
         let property = entity.storedProperties[index]
-        return (quoted(property.name), property)
+        guard let info = property.relationshipInfo else {
+            let layout = try layout(of: entity)
+            guard let range = layout.columnRangeByProperty[index], range.count == 1 else {
+                throw UnsupportedPredicateNode(reason: "\(entity.name).\(property.name) has no single column")
+            }
+            if case .json? = property.codec?.unwrappedCodec {
+                throw UnsupportedPredicateNode(reason: "\(entity.name).\(property.name) is stored as JSON")
+            }
+            return .scalar(column(layout.columns[range.lowerBound].name, of: reference))
+        }
+        let destination = info.destination!
+        _ = try layout(of: destination)
+        let ownerKey = primaryKey(of: reference)
+        switch info.storage {
+        case .foreignKey(let name):
+            let foreignKey = column(name, of: reference)
+            return .model(
+                ModelReference(entity: destination, qualifier: nil) {
+                    "\($0).\(quoted(SQLiteTableLayout.primaryKey)) = \(foreignKey)"
+                }
+            )
+        case .inverseForeignKey(let name):
+            let membership = { (alias: String) in "\(alias).\(quoted(name)) = \(ownerKey)" }
+            if info.isToMany { return .collection(CollectionReference(entity: destination, membership: membership)) }
+            return .model(ModelReference(entity: destination, qualifier: nil, join: membership))
+        case .joinTable(let table, let ownerColumn, let targetColumn):
+            let linkAlias = makeAlias()
+            let membership = { (alias: String) in
+                "\(alias).\(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT \(linkAlias).\(quoted(targetColumn)) "
+                    + "FROM \(quoted(table)) AS \(linkAlias) WHERE \(linkAlias).\(quoted(ownerColumn)) = \(ownerKey))"
+            }
+            return .collection(CollectionReference(entity: destination, membership: membership))
+        }
     }
+
+    // MARK: - Values
 
     /// The SQL value of a captured or literal value.
     static func sqlValue(_ value: Any) throws -> SQLiteValue {
@@ -73,7 +196,9 @@ struct PredicateTranslation {
         guard let codec = ValueCodec.make(for: type(of: value)) else {
             throw UnsupportedPredicateNode(reason: "values of type \(type(of: value)) have no SQL form")
         }
-        if case .json = codec { throw UnsupportedPredicateNode(reason: "JSON-encoded values are compared in memory") }
-        return try codec.encode(value)
+        switch codec {
+        case .json, .composite: throw UnsupportedPredicateNode(reason: "structured values are compared in memory")
+        default: return try codec.encode(value)
+        }
     }
 }

@@ -23,6 +23,7 @@ final class SQLiteConnection {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        SQLiteFunctions.register(on: db)
         // Another connection or process holding the write lock makes this one wait, up to a minute, rather than
         // fail with SQLITE_BUSY.
         sqlite3_busy_timeout(db, 60_000)

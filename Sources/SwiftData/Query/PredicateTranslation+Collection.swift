@@ -1,0 +1,141 @@
+// SQL forms of the `PredicateExpressions` nodes over collections: captured arrays (`IN`), to-many relationships
+// (`EXISTS` subqueries), and string containment (functions that run Swift's own string semantics in SQLite).
+
+extension PredicateExpressions.SequenceContains: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        switch try state.translate(sequence) {
+        case .collection(let collection):
+            // `$0.items.contains(model)`
+            let alias = state.makeAlias()
+            let element = try state.scalar(self.element)
+            return .scalar(
+                "(EXISTS (SELECT 1 FROM \(quoted(collection.entity.tableName)) AS \(alias) "
+                    + "WHERE \(collection.membership(alias)) AND \(alias).\(quoted(SQLiteTableLayout.primaryKey)) = \(element)))"
+            )
+        default:
+            // `captured.contains($0.x)`: a captured collection of values becomes `x IN (…)`.
+            guard let values = sequence as? any CapturedSequence else {
+                throw UnsupportedPredicateNode(reason: "contains is only pushed down on a captured collection")
+            }
+            let element = try state.scalar(self.element)
+            var placeholders: [String] = []
+            for value in values.capturedElements {
+                let sqlValue = try PredicateTranslation.sqlValue(value)
+                // `x IN (NULL)` is never true in SQL, while Swift's `[nil].contains(nil)` is.
+                guard sqlValue != .null else { throw UnsupportedPredicateNode(reason: "nil in a captured collection") }
+                placeholders.append(state.bind(sqlValue))
+            }
+            guard !placeholders.isEmpty else { return .scalar("0") }
+            return .scalar("(\(element) IN (\(placeholders.joined(separator: ", "))))")
+        }
+    }
+}
+
+/// A `PredicateExpressions.Value` holding a captured collection.
+protocol CapturedSequence {
+    var capturedElements: [Any] { get }
+}
+
+extension PredicateExpressions.Value: CapturedSequence where Output: Sequence {
+    var capturedElements: [Any] { value.map { $0 as Any } }
+}
+
+extension PredicateExpressions.SequenceContainsWhere: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        let (rows, test) = try state.members(of: sequence, variable: variable.key, test: self.test)
+        return .scalar("(EXISTS (SELECT 1 \(rows) AND (\(test)) IS 1))")
+    }
+}
+
+extension PredicateExpressions.SequenceAllSatisfy: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        let (rows, test) = try state.members(of: sequence, variable: variable.key, test: self.test)
+        return .scalar("(NOT EXISTS (SELECT 1 \(rows) AND (\(test)) IS NOT 1))")
+    }
+}
+
+extension PredicateExpressions.Filter: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        guard case .collection(let collection) = try state.translate(sequence) else {
+            throw UnsupportedPredicateNode(reason: "filter is only pushed down on a to-many relationship")
+        }
+        // The filtered collection: its members that pass the test, each tested on its own alias.
+        let variable = self.variable.key
+        var inner = state
+        let innerAlias = inner.makeAlias()
+        inner.bindVariable(
+            variable,
+            to: .model(ModelReference(entity: collection.entity, qualifier: innerAlias, join: nil))
+        )
+        let test = try inner.scalar(filter)
+        state = inner
+        let table = quoted(collection.entity.tableName)
+        let key = quoted(SQLiteTableLayout.primaryKey)
+        return .collection(
+            CollectionReference(entity: collection.entity) { alias in
+                "\(collection.membership(alias)) AND \(alias).\(key) IN (SELECT \(innerAlias).\(key) FROM \(table) "
+                    + "AS \(innerAlias) WHERE (\(test)) IS 1)"
+            }
+        )
+    }
+}
+
+extension PredicateTranslation {
+    /// The rows of a to-many relationship (`FROM … WHERE membership`) and a test on each, with the closure variable
+    /// bound to the row's alias.
+    mutating func members(
+        of sequence: Any,
+        variable: PredicateExpressions.VariableID,
+        test: Any
+    ) throws -> (rows: String, test: String) {
+        guard case .collection(let collection) = try translate(sequence) else {
+            throw UnsupportedPredicateNode(reason: "only to-many relationships are searched in SQL")
+        }
+        let alias = makeAlias()
+        bindVariable(variable, to: .model(ModelReference(entity: collection.entity, qualifier: alias, join: nil)))
+        let condition = try scalar(test)
+        return (
+            "FROM \(quoted(collection.entity.tableName)) AS \(alias) WHERE \(collection.membership(alias))", condition
+        )
+    }
+}
+
+// MARK: - Strings
+
+extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        guard Base.Output.self == String.self, Other.Output.self == String.self else {
+            throw UnsupportedPredicateNode(reason: "contains(_:) is only pushed down on strings")
+        }
+        return .scalar("swiftdata_contains(\(try state.scalar(base)), \(try state.scalar(other)))")
+    }
+}
+
+extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        guard Base.Output.self == String.self, Prefix.Output.self == String.self else {
+            throw UnsupportedPredicateNode(reason: "starts(with:) is only pushed down on strings")
+        }
+        return .scalar("swiftdata_starts_with(\(try state.scalar(base)), \(try state.scalar(prefix)))")
+    }
+}
+
+#if !canImport(Darwin)
+    extension PredicateExpressions.StringLocalizedStandardContains: SQLTranslatable {
+        func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+            .scalar("swiftdata_localized_standard_contains(\(try state.scalar(root)), \(try state.scalar(other)))")
+        }
+    }
+
+    extension PredicateExpressions.StringCaseInsensitiveCompare: SQLTranslatable {
+        func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+            .scalar("swiftdata_case_insensitive_compare(\(try state.scalar(root)), \(try state.scalar(other)))")
+        }
+    }
+
+    extension PredicateExpressions.StringLocalizedCompare: SQLTranslatable {
+        func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+            .scalar("swiftdata_localized_compare(\(try state.scalar(root)), \(try state.scalar(other)))")
+        }
+    }
+#endif
