@@ -129,6 +129,11 @@ let package = Package(
             dependencies: ["SwiftData", "StoreWriterHelper"],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "DifferentialTests",
+            dependencies: ["SwiftData"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "StoreWriterHelper",
             dependencies: ["SwiftData"],

@@ -3,6 +3,9 @@
 
 extension PredicateExpressions.SequenceContains: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        if let values = sequence as? any CapturedSequence {
+            return try values.inList(element: element, elementType: RHS.Output.self, into: &state)
+        }
         switch try state.translate(sequence) {
         case .collection(let collection):
             // `$0.items.contains(model)`
@@ -13,21 +16,25 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
                     + "WHERE \(collection.membership(alias)) AND \(alias).\(quoted(SQLiteTableLayout.primaryKey)) = \(element)))"
             )
         default:
-            // `captured.contains($0.x)`: a captured collection of values becomes `x IN (…)`.
-            guard let values = sequence as? any CapturedSequence else {
-                throw UnsupportedPredicateNode(reason: "contains is only pushed down on a captured collection")
-            }
-            let element = try state.scalar(self.element)
-            var placeholders: [String] = []
-            for value in values.capturedElements {
-                let sqlValue = try PredicateTranslation.sqlValue(value)
-                // `x IN (NULL)` is never true in SQL, while Swift's `[nil].contains(nil)` is.
-                guard sqlValue != .null else { throw UnsupportedPredicateNode(reason: "nil in a captured collection") }
-                placeholders.append(state.bind(sqlValue))
-            }
-            guard !placeholders.isEmpty else { return .scalar("0") }
-            return .scalar("(\(element) IN (\(placeholders.joined(separator: ", "))))")
+            throw UnsupportedPredicateNode(
+                reason: "contains is only pushed down on captured collections and relationships")
         }
+    }
+}
+
+extension CapturedSequence {
+    /// `captured.contains($0.x)` as `x IN (…)`.
+    func inList(element: Any, elementType: Any.Type, into state: inout PredicateTranslation) throws -> SQLFragment {
+        let element = try state.scalar(element)
+        var placeholders: [String] = []
+        for value in capturedElements {
+            let sqlValue = try PredicateTranslation.sqlValue(value)
+            // `x IN (NULL)` is never true in SQL, while Swift's `[nil].contains(nil)` is.
+            guard sqlValue != .null else { throw UnsupportedPredicateNode(reason: "nil in a captured collection") }
+            placeholders.append(state.bind(sqlValue))
+        }
+        guard !placeholders.isEmpty else { return .scalar("0") }
+        return .scalar("(\(element)\(collation(for: elementType)) IN (\(placeholders.joined(separator: ", "))))")
     }
 }
 

@@ -49,14 +49,20 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
 
 extension PredicateExpressions.Equal: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        .scalar("(\(try state.scalar(lhs)) IS \(try state.scalar(rhs)))")
+        .scalar("(\(try state.scalar(lhs)) IS \(try state.scalar(rhs))\(collation(for: LHS.Output.self)))")
     }
 }
 
 extension PredicateExpressions.NotEqual: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        .scalar("(\(try state.scalar(lhs)) IS NOT \(try state.scalar(rhs)))")
+        .scalar("(\(try state.scalar(lhs)) IS NOT \(try state.scalar(rhs))\(collation(for: LHS.Output.self)))")
     }
+}
+
+/// ` COLLATE SWIFTDATA` when values of the type are strings: a column brings its collation to a comparison, but an
+/// expression such as `COALESCE(…)` does not, and strings must always compare as Swift compares them.
+func collation(for type: Any.Type) -> String {
+    unwrappedValueType(type) == String.self ? " COLLATE SWIFTDATA" : ""
 }
 
 extension PredicateExpressions.Comparison: SQLTranslatable {
@@ -72,7 +78,8 @@ extension PredicateExpressions.Comparison: SQLTranslatable {
         if case .decimal? = ValueCodec.make(for: LHS.Output.self)?.unwrappedCodec {
             throw UnsupportedPredicateNode(reason: "decimals are compared in memory")
         }
-        return .scalar("(\(try state.scalar(lhs)) \(symbol) \(try state.scalar(rhs)))")
+        return .scalar(
+            "(\(try state.scalar(lhs)) \(symbol) \(try state.scalar(rhs))\(collation(for: LHS.Output.self)))")
     }
 }
 
@@ -174,13 +181,17 @@ protocol RangeNode {
 
 extension PredicateExpressions.ClosedRange: RangeNode {
     func condition(for element: String, into state: inout PredicateTranslation) throws -> String {
-        "(\(element) >= \(try state.scalar(lower)) AND \(element) <= \(try state.scalar(upper)))"
+        let collate = collation(for: LHS.Output.self)
+        return
+            "(\(element) >= \(try state.scalar(lower))\(collate) AND \(element) <= \(try state.scalar(upper))\(collate))"
     }
 }
 
 extension PredicateExpressions.Range: RangeNode {
     func condition(for element: String, into state: inout PredicateTranslation) throws -> String {
-        "(\(element) >= \(try state.scalar(lower)) AND \(element) < \(try state.scalar(upper)))"
+        let collate = collation(for: LHS.Output.self)
+        return
+            "(\(element) >= \(try state.scalar(lower))\(collate) AND \(element) < \(try state.scalar(upper))\(collate))"
     }
 }
 
