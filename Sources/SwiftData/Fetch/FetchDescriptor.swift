@@ -26,6 +26,11 @@ public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
     public var propertiesToFetch: [PartialKeyPath<T>] = []
     /// Relationships whose models to load together with the results.
     public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
+    /// True (the default) to evaluate in memory the parts of the predicate or sort that SQL cannot express, so
+    /// the result is always what Swift would compute. Set it to false to get
+    /// `SwiftDataError.unsupportedPredicate` or `SwiftDataError.unsupportedSortDescriptor` instead, with a message
+    /// naming the part. An addition to Apple's API.
+    public var allowsInMemoryEvaluation: Bool = true
 
     /// Creates a fetch descriptor.
     public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {

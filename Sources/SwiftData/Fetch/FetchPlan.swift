@@ -21,14 +21,37 @@ struct FetchPlan<T: PersistentModel> {
         self.store = try context.container.store(for: entity)
         let layout = store.layouts[entity.name]!
         if let predicate = descriptor.predicate {
-            let clause = try? PredicateTranslation.whereClause(for: predicate, entity: entity, layouts: store.layouts)
-            self.whereClause = clause
-            self.predicateInSQL = clause != nil
+            do {
+                self.whereClause = try PredicateTranslation.whereClause(
+                    for: predicate, entity: entity, layouts: store.layouts)
+                self.predicateInSQL = true
+            } catch let reason as UnsupportedPredicateNode {
+                guard descriptor.allowsInMemoryEvaluation else {
+                    throw SwiftDataError(
+                        .unsupportedPredicate,
+                        "the predicate cannot run in SQL: \(reason.reason)",
+                        entityName: entity.name
+                    )
+                }
+                self.whereClause = nil
+                self.predicateInSQL = false
+            }
         } else {
             self.whereClause = nil
             self.predicateInSQL = true
         }
-        self.orderBy = try? SortTranslation.orderBy(descriptor.sortBy, entity: entity, layout: layout)
+        do {
+            self.orderBy = try SortTranslation.orderBy(descriptor.sortBy, entity: entity, layout: layout)
+        } catch let reason as UnsupportedPredicateNode {
+            guard descriptor.allowsInMemoryEvaluation else {
+                throw SwiftDataError(
+                    .unsupportedSortDescriptor,
+                    "the sort cannot run in SQL: \(reason.reason)",
+                    entityName: entity.name
+                )
+            }
+            self.orderBy = nil
+        }
         self.includesPending = descriptor.includePendingChanges && context.hasPendingChanges(of: entity)
     }
 
