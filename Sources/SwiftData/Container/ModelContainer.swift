@@ -23,6 +23,8 @@ public final class ModelContainer: Sendable {
     private let mainContextStorage = Locked<MainContextBox?>(nil)
     /// Carries each save to the container's other contexts.
     let broadcaster = ChangeBroadcaster()
+    /// True for the container of a custom migration stage, whose new required columns may still be empty.
+    let isMigrationContainer: Bool
 
     /// Creates a container for a schema with configurations.
     ///
@@ -69,10 +71,16 @@ public final class ModelContainer: Sendable {
         where openedLocations.insert(configuration.id).inserted {
             let members = allEntities.filter { configurations[assignment[$0.name]!].id == configuration.id }
             guard !members.isEmpty || index == 0 else { continue }
-            let store = try SQLiteStore(configuration: configuration, entities: members, version: givenSchema.version)
+            let store = try SQLiteStore(
+                configuration: configuration,
+                entities: members,
+                version: Self.currentVersion(of: members, schema: givenSchema, plan: migrationPlan),
+                migrationPlan: migrationPlan
+            )
             stores.append(store)
             for entity in members { storeByEntity[entity.name] = store }
         }
+        self.isMigrationContainer = false
         self.schema = schema
         self.migrationPlan = migrationPlan
         self.orderedConfigurations = configurations
@@ -129,6 +137,32 @@ public final class ModelContainer: Sendable {
     }
 
     // MARK: - Internal
+
+    /// A container over one migration store, for the contexts a custom migration stage runs.
+    init(migrating store: SQLiteStore, schema: Schema) {
+        self.isMigrationContainer = true
+        self.schema = schema
+        self.migrationPlan = nil
+        self.orderedConfigurations = [store.configuration]
+        self.stores = [store]
+        self.storeByEntity = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, store) })
+    }
+
+    /// The schema version a store records: the version of the plan's schema whose models are the store's, the
+    /// plan's last version when none matches, or the schema's own version without a plan.
+    static func currentVersion(
+        of entities: [Schema.Entity],
+        schema: Schema,
+        plan: (any SchemaMigrationPlan.Type)?
+    ) -> Schema.Version {
+        guard let plan else { return schema.version }
+        let types = Set(entities.map { ObjectIdentifier($0.modelType) })
+        let match = plan.schemas.last { versioned in
+            Set(Schema(versionedSchema: versioned).entities.map { ObjectIdentifier($0.modelType) }).isSuperset(
+                of: types)
+        }
+        return (match ?? plan.schemas.last)?.versionIdentifier ?? schema.version
+    }
 
     /// The store that holds an entity.
     func store(for entity: Schema.Entity) throws -> SQLiteStore {

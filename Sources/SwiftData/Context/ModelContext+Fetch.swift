@@ -159,6 +159,10 @@ extension ModelContext {
     {
         do {
             return try property.codec!.decodeColumns(values)
+        } catch  where container.isMigrationContainer && values.allSatisfy({ $0 == .null }) {
+            // A required property a custom migration stage has not filled yet: it has no value until didMigrate
+            // sets one.
+            return ModelStorage.Unset()
         } catch {
             throw SwiftDataError(
                 .loadIssueModelContainer,

@@ -20,10 +20,13 @@ public enum MigrationStage: @unchecked Sendable {
     /// A migration SwiftData infers from the differences between two versions.
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
     /// A migration with code that runs before and after the schema changes.
+    ///
+    /// `willMigrate` sees a context over the old version's models; `didMigrate` one over the new version's, in
+    /// which new required properties have no value until it sets one. Either may be omitted.
     case custom(
         fromVersion: any VersionedSchema.Type,
         toVersion: any VersionedSchema.Type,
-        willMigrate: ((ModelContext) throws -> Void)?,
-        didMigrate: ((ModelContext) throws -> Void)?
+        willMigrate: ((ModelContext) throws -> Void)? = nil,
+        didMigrate: ((ModelContext) throws -> Void)? = nil
     )
 }

@@ -56,7 +56,25 @@ final class SQLiteConnection {
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// Inside a transaction already (a migration running contexts over its tables), it uses a savepoint instead,
+    /// so the work joins the outer transaction and still rolls back alone on failure.
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        if sqlite3_get_autocommit(handle) == 0 {
+            savepointDepth += 1
+            let name = "swiftdata_\(savepointDepth)"
+            defer { savepointDepth -= 1 }
+            try execute("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -67,6 +85,8 @@ final class SQLiteConnection {
             throw error
         }
     }
+
+    private var savepointDepth = 0
 
     func error(_ code: Int32, sql: String?) -> SQLiteError {
         SQLiteError(

@@ -24,6 +24,14 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         self.writer = try SQLiteConnection(path: path, readOnly: readOnly, log: log)
     }
 
+    /// A pool over an existing connection that serves reads and writes alike (a migration's contexts).
+    init(sharing connection: SQLiteConnection) {
+        self.path = connection.path
+        self.log = SQLiteStatementLog()
+        self.sharesWriter = true
+        self.writer = connection
+    }
+
     /// Runs `body` with the writer, one caller at a time.
     func write<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
         writerLock.lock()

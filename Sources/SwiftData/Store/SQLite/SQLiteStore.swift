@@ -15,7 +15,12 @@ final class SQLiteStore: Sendable {
     /// The name of the table that records the store's identity and schema.
     static let metadataTable = "_swiftdata_metadata"
 
-    init(configuration: ModelConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
+    init(
+        configuration: ModelConfiguration,
+        entities: [Schema.Entity],
+        version: Schema.Version,
+        migrationPlan: (any SchemaMigrationPlan.Type)? = nil
+    ) throws {
         self.configuration = configuration
         self.entities = entities
         var layouts: [String: SQLiteTableLayout] = [:]
@@ -53,8 +58,28 @@ final class SQLiteStore: Sendable {
         }
 
         if let storedSchema = existing["schema"] {
-            identifier = existing["storeIdentifier"] ?? UUID().uuidString
-            try Self.checkSchema(stored: storedSchema, expected: expectedSchema, path: path)
+            let identifier = existing["storeIdentifier"] ?? UUID().uuidString
+            self.identifier = identifier
+            if storedSchema != expectedSchema {
+                guard configuration.allowsSave, let model = existing["model"].flatMap({ try? StoredSchema.decoded($0) })
+                else {
+                    try Self.checkSchema(stored: storedSchema, expected: expectedSchema, path: path)
+                    return
+                }
+                var stored = model
+                stored.version = existing["schemaVersion"] ?? model.version
+                try Migrator(
+                    connection: pool.writer,
+                    stored: stored,
+                    target: StoredSchema(entities: entities, layouts: layouts, version: version),
+                    entities: entities,
+                    layouts: layouts,
+                    plan: migrationPlan,
+                    configuration: configuration,
+                    storeIdentifier: identifier,
+                    path: path
+                ).migrate(version: version, schemaText: expectedSchema)
+            }
         } else {
             guard configuration.allowsSave else {
                 throw SwiftDataError(.loadIssueModelContainer, "read-only store \(path) has no SwiftData tables")
@@ -71,6 +96,21 @@ final class SQLiteStore: Sendable {
         if configuration.allowsSave && !configuration.isStoredInMemoryOnly {
             try pool.writer.execute("PRAGMA journal_mode = WAL")
         }
+    }
+
+    /// A store over a migration's connection, whose tables exist already, for the contexts a custom stage runs.
+    init(
+        migratingWith connection: SQLiteConnection,
+        entities: [Schema.Entity],
+        layouts: [String: SQLiteTableLayout],
+        identifier: String,
+        configuration: ModelConfiguration
+    ) {
+        self.configuration = configuration
+        self.entities = entities
+        self.layouts = layouts
+        self.identifier = identifier
+        self.pool = SQLiteConnectionPool(sharing: connection)
     }
 
     // MARK: - Opening
@@ -182,6 +222,10 @@ final class SQLiteStore: Sendable {
             try insert.execute([.text("storeIdentifier"), .text(identifier)])
             try insert.execute([.text("schemaVersion"), .text(version.description)])
             try insert.execute([.text("schema"), .text(schema)])
+            try insert.execute([
+                .text("model"),
+                .text(try StoredSchema(entities: entities, layouts: layouts, version: version).encoded()),
+            ])
             return identifier
         }
     }

@@ -1,0 +1,212 @@
+/// Brings a store written with an older schema up to the code's schema, in one transaction.
+///
+/// With a migration plan, the store's version is looked up among the plan's schemas and every stage from there to
+/// the current version runs in order: a lightweight stage rebuilds the tables (`TableRebuilder`); a custom stage
+/// runs `willMigrate` on a context over the old models, rebuilds the tables with new required columns left open,
+/// runs `didMigrate` on a context over the new models, and then requires every such column to have a value. Without
+/// a plan, or when the stages end short of the code's schema, the remaining change is inferred. Any failure rolls
+/// the whole migration back, so the store stays as it was, openable with the old schema.
+struct Migrator {
+    let connection: SQLiteConnection
+    let stored: StoredSchema
+    let target: StoredSchema
+    let entities: [Schema.Entity]
+    let layouts: [String: SQLiteTableLayout]
+    let plan: (any SchemaMigrationPlan.Type)?
+    let configuration: ModelConfiguration
+    let storeIdentifier: String
+    let path: String
+
+    /// Runs the migration and records the new schema in the store's metadata.
+    func migrate(version: Schema.Version, schemaText: String) throws {
+        try connection.inTransaction {
+            var current = stored
+            if let plan { current = try runStages(of: plan, from: current) }
+            if !current.hasSameShape(as: target) {
+                try rebuild(
+                    from: current,
+                    to: entities,
+                    layouts: layouts,
+                    leavingRequiredColumnsOpen: false,
+                    dropsRemovedEntities: false
+                )
+            }
+            let update = try connection.statement(
+                "INSERT OR REPLACE INTO \(quoted(SQLiteStore.metadataTable)) (key, value) VALUES (?1, ?2)"
+            )
+            try update.execute([.text("schema"), .text(schemaText)])
+            try update.execute([.text("model"), .text(try target.encoded())])
+            try update.execute([.text("schemaVersion"), .text(version.description)])
+        }
+    }
+
+    // MARK: - Stages
+
+    private func runStages(of plan: any SchemaMigrationPlan.Type, from stored: StoredSchema) throws -> StoredSchema {
+        let schemas = plan.schemas
+        let versions = schemas.map { $0.versionIdentifier.description }
+        guard let targetIndex = versions.lastIndex(of: target.version) else { return stored }
+        guard let startIndex = versions.firstIndex(of: stored.version) else {
+            if let storedVersion = Self.version(stored.version), let targetVersion = Self.version(target.version),
+                storedVersion > targetVersion
+            {
+                throw SwiftDataError(
+                    .backwardMigration,
+                    "the store at \(path) has schema version \(stored.version), newer than the code's \(target.version)"
+                )
+            }
+            throw SwiftDataError(
+                .unknownSchema,
+                "the store at \(path) has schema version \(stored.version), which \(plan) does not list"
+            )
+        }
+        guard startIndex <= targetIndex else {
+            throw SwiftDataError(
+                .backwardMigration,
+                "the store at \(path) has schema version \(stored.version), newer than the code's \(target.version)"
+            )
+        }
+        var current = stored
+        var position = startIndex
+        while position < targetIndex {
+            let from = schemas[position]
+            let stage = plan.stages.first { stage in
+                stage.fromVersion.versionIdentifier == from.versionIdentifier
+            }
+            let to = stage.map(\.toVersion) ?? schemas[position + 1]
+            guard let next = versions.firstIndex(of: to.versionIdentifier.description), next > position else {
+                throw SwiftDataError(.unknownSchema, "a stage of \(plan) goes from \(from.versionIdentifier) backwards")
+            }
+            current = try run(stage, from: from, to: to, current: current)
+            position = next
+        }
+        return current
+    }
+
+    private func run(
+        _ stage: MigrationStage?,
+        from: any VersionedSchema.Type,
+        to: any VersionedSchema.Type,
+        current: StoredSchema
+    ) throws -> StoredSchema {
+        let toSchema = Schema(versionedSchema: to)
+        let toLayouts = try Self.layouts(of: toSchema)
+        let described = StoredSchema(entities: toSchema.entities, layouts: toLayouts, version: to.versionIdentifier)
+        guard case .custom(_, _, let willMigrate, let didMigrate) = stage else {
+            try rebuild(from: current, to: toSchema.entities, layouts: toLayouts, leavingRequiredColumnsOpen: false)
+            return described
+        }
+        if let willMigrate {
+            let fromSchema = Schema(versionedSchema: from)
+            try runContext(schema: fromSchema, layouts: try Self.layouts(of: fromSchema), willMigrate)
+        }
+        try rebuild(from: current, to: toSchema.entities, layouts: toLayouts, leavingRequiredColumnsOpen: true)
+        if let didMigrate { try runContext(schema: toSchema, layouts: toLayouts, didMigrate) }
+        try requireValues(
+            in: toSchema.entities, layouts: toLayouts, stage: "\(from.versionIdentifier) → \(to.versionIdentifier)")
+        // The tables now hold every value; rebuild once more so required columns are NOT NULL again.
+        var open = described
+        for index in open.entities.indices {
+            for column in open.entities[index].columns.indices {
+                open.entities[index].columns[column].isNullable = true
+            }
+        }
+        try rebuild(from: open, to: toSchema.entities, layouts: toLayouts, leavingRequiredColumnsOpen: false)
+        return described
+    }
+
+    // MARK: - Internal
+
+    private func rebuild(
+        from old: StoredSchema,
+        to entities: [Schema.Entity],
+        layouts: [String: SQLiteTableLayout],
+        leavingRequiredColumnsOpen: Bool,
+        dropsRemovedEntities: Bool = true
+    ) throws {
+        do {
+            var rebuilder = TableRebuilder(
+                connection: connection,
+                old: old,
+                entities: entities,
+                layouts: layouts,
+                leavesRequiredColumnsOpen: leavingRequiredColumnsOpen
+            )
+            rebuilder.dropsRemovedEntities = dropsRemovedEntities
+            try rebuilder.rebuild()
+        } catch let refusal as MigrationRefusal {
+            throw SwiftDataError(
+                .loadIssueModelContainer,
+                "the store at \(path) cannot be migrated: \(refusal.description)"
+            )
+        }
+    }
+
+    /// Runs a stage's closure with a context over the store's tables as they are now, and saves what it changed.
+    private func runContext(
+        schema: Schema,
+        layouts: [String: SQLiteTableLayout],
+        _ body: (ModelContext) throws -> Void
+    ) throws {
+        let store = SQLiteStore(
+            migratingWith: connection,
+            entities: schema.entities,
+            layouts: layouts,
+            identifier: storeIdentifier,
+            configuration: configuration
+        )
+        let container = ModelContainer(migrating: store, schema: schema)
+        let context = ModelContext(container)
+        try body(context)
+        if context.hasChanges { try context.save() }
+    }
+
+    /// Requires every required column to have a value once `didMigrate` has run.
+    private func requireValues(in entities: [Schema.Entity], layouts: [String: SQLiteTableLayout], stage: String) throws
+    {
+        for entity in entities {
+            guard let layout = layouts[entity.name] else { continue }
+            for column in layout.columns where !column.isNullable {
+                let sql = "SELECT count(*) FROM \(quoted(entity.tableName)) WHERE \(quoted(column.name)) IS NULL"
+                guard case .integer(let missing) = try connection.statement(sql).rows().first?.first, missing > 0 else {
+                    continue
+                }
+                throw SwiftDataError(
+                    .loadIssueModelContainer,
+                    "migration stage \(stage) left \(entity.name).\(entity.storedProperties[column.propertyIndex].name) "
+                        + "without a value in \(missing) row(s); fill it in didMigrate"
+                )
+            }
+        }
+    }
+
+    static func layouts(of schema: Schema) throws -> [String: SQLiteTableLayout] {
+        var layouts: [String: SQLiteTableLayout] = [:]
+        for entity in schema.entities { layouts[entity.name] = try SQLiteTableLayout(entity: entity) }
+        return layouts
+    }
+
+    static func version(_ text: String) -> Schema.Version? {
+        let parts = text.split(separator: ".").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return Schema.Version(parts[0], parts[1], parts[2])
+    }
+}
+
+extension MigrationStage {
+    /// The version the stage starts from.
+    var fromVersion: any VersionedSchema.Type {
+        switch self {
+        case .lightweight(let from, _): from
+        case .custom(let from, _, _, _): from
+        }
+    }
+
+    /// The version the stage ends at.
+    var toVersion: any VersionedSchema.Type {
+        switch self {
+        case .lightweight(_, let to): to
+        case .custom(_, let to, _, _): to
+        }
+    }
+}

@@ -1,0 +1,229 @@
+/// Rewrites a store's tables from the schema they were written with to another one, inside the caller's
+/// transaction: the inferred (lightweight) part of every migration.
+///
+/// Each entity's table is rebuilt: a new table with the target columns is filled from the old one (same column,
+/// or the column of the property's `originalName`), the old one dropped and the new one renamed. New optional
+/// columns are NULL, new columns with a declared default take it, and removed properties and entities are dropped.
+/// Changes that would invent or lose data are refused with a `MigrationRefusal` that says what and why.
+struct TableRebuilder {
+    let connection: SQLiteConnection
+    let old: StoredSchema
+    let entities: [Schema.Entity]
+    let layouts: [String: SQLiteTableLayout]
+    /// In a custom stage, new required columns may stay empty until `didMigrate` fills them.
+    let leavesRequiredColumnsOpen: Bool
+    /// True in a plan's stages, where a version without an entity says to drop it; false when the change is
+    /// inferred, where dropping an entity's rows is refused.
+    var dropsRemovedEntities = true
+
+    /// The old entity each new entity takes its rows from: the same name or, when exactly one entity disappears
+    /// and one appears and most of their columns match, the renamed one.
+    var pairs: [String: StoredSchema.Entity] {
+        var result: [String: StoredSchema.Entity] = [:]
+        for entity in entities {
+            if let match = old.entity(named: entity.name) { result[entity.name] = match }
+        }
+        let newOnly = entities.filter { result[$0.name] == nil }
+        let oldOnly = old.entities.filter { stored in !entities.contains { $0.name == stored.name } }
+        if newOnly.count == 1, oldOnly.count == 1, let layout = layouts[newOnly[0].name] {
+            let oldNames = Set(oldOnly[0].columns.map(\.name))
+            let shared = layout.columns.filter { oldNames.contains($0.name) }.count
+            if shared * 2 >= max(1, oldOnly[0].columns.count) { result[newOnly[0].name] = oldOnly[0] }
+        }
+        return result
+    }
+
+    /// Rebuilds every table. Throws `MigrationRefusal` when a change cannot be inferred.
+    func rebuild() throws {
+        let pairs = self.pairs
+        try refuseRelationshipStorageChanges(pairs: pairs)
+        for entity in entities {
+            guard let layout = layouts[entity.name] else { continue }
+            if let source = pairs[entity.name] {
+                try rebuild(entity, layout: layout, from: source)
+            } else {
+                for statement in layout.createStatements(entity: entity) { try connection.execute(statement) }
+            }
+        }
+        let kept = Set(pairs.values.map(\.name))
+        for stored in old.entities
+        where !kept.contains(stored.name) && !entities.contains(where: { $0.name == stored.name }) {
+            let rows = try count("SELECT count(*) FROM \(quoted(stored.name))")
+            if rows > 0 && !dropsRemovedEntities {
+                throw MigrationRefusal(
+                    "the store holds \(rows) \(stored.name) row(s) and the code has no \(stored.name) model; "
+                        + "remove it in a migration plan's stage to drop them"
+                )
+            }
+            try connection.execute("DROP TABLE IF EXISTS \(quoted(stored.name))")
+        }
+        try rebuildJoinTables(pairs: pairs)
+    }
+
+    // MARK: - Internal
+
+    /// Refuses relationships whose links would move between a foreign key and a join table (to-one ↔ to-many
+    /// changes), which this version does not convert, rather than lose the links.
+    private func refuseRelationshipStorageChanges(pairs: [String: StoredSchema.Entity]) throws {
+        let oldJoinTables = Set(old.entities.flatMap(\.joinTables))
+        for entity in entities {
+            let source = pairs[entity.name]
+            for property in entity.storedProperties {
+                guard let info = property.relationshipInfo else { continue }
+                let names = [property.name, property.schemaProperty.originalName]
+                let hadForeignKey = source?.columns.contains { $0.isForeignKey && names.contains($0.property) } ?? false
+                let hadJoinTable = names.contains { oldJoinTables.contains("\(source?.name ?? entity.name)_\($0)") }
+                let changed: Bool
+                switch info.storage {
+                case .foreignKey: changed = hadJoinTable
+                case .joinTable(_, let ownerColumn, _): changed = ownerColumn == "owner" && hadForeignKey
+                case .inverseForeignKey: changed = hadForeignKey || hadJoinTable
+                }
+                if changed {
+                    throw MigrationRefusal(
+                        "\(entity.name).\(property.name) changes how its links are stored (to-one ↔ to-many); "
+                            + "move the links in a custom migration stage through a new relationship"
+                    )
+                }
+            }
+        }
+    }
+
+    private func rebuild(_ entity: Schema.Entity, layout: SQLiteTableLayout, from source: StoredSchema.Entity) throws {
+        let table = quoted(source.name)
+        let rowCount = try count("SELECT count(*) FROM \(table)")
+        var definitions = ["\(quoted(SQLiteTableLayout.primaryKey)) INTEGER PRIMARY KEY AUTOINCREMENT"]
+        var targets = [quoted(SQLiteTableLayout.primaryKey)]
+        var sources = [quoted(SQLiteTableLayout.primaryKey)]
+        var bindings: [SQLiteValue] = []
+
+        for column in layout.columns {
+            let property = entity.storedProperties[column.propertyIndex]
+            let suffix = String(column.name.dropFirst(property.name.count))
+            let originalName = property.schemaProperty.originalName + suffix
+            let previous =
+                source.columns.first { $0.name == column.name } ?? source.columns.first { $0.name == originalName }
+            var nullable = column.isNullable
+            let expression: String
+            if let previous {
+                if previous.sqlType != column.sqlType || previous.isForeignKey != column.isForeignKey {
+                    throw MigrationRefusal(
+                        "\(entity.name).\(property.name) changed from \(previous.sqlType) to \(column.sqlType); "
+                            + "convert it in a custom migration stage"
+                    )
+                }
+                if !column.isNullable && previous.isNullable {
+                    if let value = try defaultValue(of: property, column: column) {
+                        bindings.append(value)
+                        expression = "COALESCE(\(quoted(previous.name)), ?\(bindings.count))"
+                    } else {
+                        let missing = try count("SELECT count(*) FROM \(table) WHERE \(quoted(previous.name)) IS NULL")
+                        if missing > 0 && !leavesRequiredColumnsOpen {
+                            throw MigrationRefusal(
+                                "\(entity.name).\(property.name) becomes required without a default value, and \(missing) "
+                                    + "stored row(s) have none; give it a default or fill it in a custom migration stage"
+                            )
+                        }
+                        nullable = nullable || leavesRequiredColumnsOpen
+                        expression = quoted(previous.name)
+                    }
+                } else {
+                    expression = quoted(previous.name)
+                }
+            } else if column.isNullable {
+                expression = "NULL"
+            } else if let value = try defaultValue(of: property, column: column) {
+                bindings.append(value)
+                expression = "?\(bindings.count)"
+            } else if leavesRequiredColumnsOpen || rowCount == 0 {
+                nullable = true
+                expression = "NULL"
+            } else {
+                throw MigrationRefusal(
+                    "\(entity.name).\(property.name) is new and required, without a default value, and \(rowCount) "
+                        + "stored row(s) would need one; make it optional, give it a default, or fill it in a custom "
+                        + "migration stage's didMigrate"
+                )
+            }
+            definitions.append("\(quoted(column.name)) \(column.sqlType)\(nullable ? "" : " NOT NULL")")
+            targets.append(quoted(column.name))
+            sources.append(expression)
+        }
+
+        let staging = quoted(entity.tableName + "__migrating")
+        let sequence = try count("SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = '\(source.name)'")
+        try connection.execute("CREATE TABLE \(staging) (\(definitions.joined(separator: ", ")))")
+        try connection.statement(
+            "INSERT INTO \(staging) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(table)"
+        ).execute(bindings)
+        try connection.execute("DROP TABLE \(table)")
+        try connection.execute("ALTER TABLE \(staging) RENAME TO \(quoted(entity.tableName))")
+        if sequence > 0 {
+            try connection.execute(
+                "UPDATE sqlite_sequence SET seq = max(seq, \(sequence)) WHERE name = '\(entity.tableName)'")
+        }
+        for statement in layout.createStatements(entity: entity).dropFirst() {
+            do {
+                try connection.execute(statement)
+            } catch {
+                throw MigrationRefusal(
+                    "\(entity.name): \(statement) failed (\(error)); remove duplicates in a custom stage's willMigrate"
+                )
+            }
+        }
+    }
+
+    /// Keeps join tables that still exist (renaming them after a relationship's `originalName`), creates new ones
+    /// and drops the rest.
+    private func rebuildJoinTables(pairs: [String: StoredSchema.Entity]) throws {
+        let oldTables = Set(old.entities.flatMap(\.joinTables))
+        var kept: Set<String> = []
+        for entity in entities {
+            for property in entity.storedProperties {
+                guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage,
+                    ownerColumn == "owner"
+                else { continue }
+                let oldEntityName = pairs[entity.name]?.name ?? entity.name
+                let renamed = "\(oldEntityName)_\(property.schemaProperty.originalName)"
+                if oldTables.contains(table) {
+                    kept.insert(table)
+                } else if oldTables.contains(renamed) {
+                    kept.insert(renamed)
+                    try connection.execute("ALTER TABLE \(quoted(renamed)) RENAME TO \(quoted(table))")
+                } else {
+                    try connection.execute(
+                        "CREATE TABLE \(quoted(table)) (\"owner\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, "
+                            + "PRIMARY KEY (\"owner\", \"target\")) WITHOUT ROWID"
+                    )
+                    try connection.execute(
+                        "CREATE INDEX \(quoted(table + "_target_index")) ON \(quoted(table)) (\"target\")")
+                }
+            }
+        }
+        for table in oldTables.subtracting(kept) {
+            try connection.execute("DROP TABLE IF EXISTS \(quoted(table))")
+        }
+    }
+
+    private func defaultValue(of property: Schema.Entity.Property, column: SQLiteTableLayout.Column) throws
+        -> SQLiteValue?
+    {
+        guard let value = property.defaultValue, let codec = property.codec else { return nil }
+        let values = try codec.encodeColumns(value)
+        let suffix = String(column.name.dropFirst(property.name.count))
+        let shapes = codec.columnShapes
+        guard let index = shapes.firstIndex(where: { $0.suffix == suffix }) else { return nil }
+        return values[index]
+    }
+
+    private func count(_ sql: String) throws -> Int {
+        guard case .integer(let value) = try connection.statement(sql).rows().first?.first else { return 0 }
+        return Int(value)
+    }
+}
+
+/// A schema change that cannot be made without inventing or losing data.
+struct MigrationRefusal: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

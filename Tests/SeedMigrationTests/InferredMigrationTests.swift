@@ -1,0 +1,239 @@
+import Foundation
+import SwiftData
+import Testing
+
+// Three versions of a small model, for inferred changes, chains and refusals.
+
+enum ShopV1: VersionedSchema {
+    static var versionIdentifier: Schema.Version { .init(1, 0, 0) }
+    static var models: [any PersistentModel.Type] { [Item.self, Tag.self] }
+
+    @Model final class Item {
+        var name: String
+        var price: Double
+        var note: String?
+        var legacy: Int
+        var code: String
+        @Relationship(inverse: \Tag.items) var tags: [Tag] = []
+        init(name: String, price: Double, note: String?, legacy: Int, code: String) {
+            self.name = name
+            self.price = price
+            self.note = note
+            self.legacy = legacy
+            self.code = code
+        }
+    }
+
+    @Model final class Tag {
+        var label: String
+        var items: [Item] = []
+        init(label: String) { self.label = label }
+    }
+}
+
+enum ShopV2: VersionedSchema {
+    static var versionIdentifier: Schema.Version { .init(2, 0, 0) }
+    static var models: [any PersistentModel.Type] { [Item.self, Tag.self, Shelf.self] }
+
+    @Model final class Item {
+        #Index<Item>([\.title])
+        @Attribute(originalName: "name") var title: String
+        var price: Double?
+        var note: String = "none"
+        var stock: Int = 5
+        var discount: Double?
+        @Attribute(.unique) var code: String
+        @Relationship(inverse: \Tag.items) var tags: [Tag] = []
+        init(title: String, code: String) {
+            self.title = title
+            self.code = code
+        }
+    }
+
+    @Model final class Tag {
+        var label: String
+        var items: [Item] = []
+        init(label: String) { self.label = label }
+    }
+
+    @Model final class Shelf {
+        var position: Int
+        init(position: Int) { self.position = position }
+    }
+}
+
+enum ShopV3: VersionedSchema {
+    static var versionIdentifier: Schema.Version { .init(3, 0, 0) }
+    static var models: [any PersistentModel.Type] { [Item.self, Tag.self, Shelf.self] }
+
+    @Model final class Item {
+        var title: String
+        var price: Double?
+        var note: String = "none"
+        var stock: Int = 5
+        var discount: Double?
+        var sku: String
+        @Attribute(.unique) var code: String
+        @Relationship(inverse: \Tag.items) var tags: [Tag] = []
+        init(title: String, code: String, sku: String) {
+            self.title = title
+            self.code = code
+            self.sku = sku
+        }
+    }
+
+    @Model final class Tag {
+        var label: String
+        var items: [Item] = []
+        init(label: String) { self.label = label }
+    }
+
+    @Model final class Shelf {
+        var position: Int
+        init(position: Int) { self.position = position }
+    }
+}
+
+/// V3 with a failing custom stage, for the atomicity test.
+enum ShopV3Typed: VersionedSchema {
+    static var versionIdentifier: Schema.Version { .init(3, 0, 0) }
+    static var models: [any PersistentModel.Type] { [Item.self, Tag.self, Shelf.self] }
+
+    @Model final class Item {
+        @Attribute(originalName: "name") var title: String
+        var price: String
+        var code: String
+        @Relationship(inverse: \Tag.items) var tags: [Tag] = []
+        init(title: String, price: String, code: String) {
+            self.title = title
+            self.price = price
+            self.code = code
+        }
+    }
+
+    @Model final class Tag {
+        var label: String
+        var items: [Item] = []
+        init(label: String) { self.label = label }
+    }
+
+    @Model final class Shelf {
+        var position: Int
+        init(position: Int) { self.position = position }
+    }
+}
+
+enum ShopPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [ShopV1.self, ShopV2.self, ShopV3.self] }
+    static var stages: [MigrationStage] {
+        [
+            .lightweight(fromVersion: ShopV1.self, toVersion: ShopV2.self),
+            .custom(fromVersion: ShopV2.self, toVersion: ShopV3.self, willMigrate: nil) { context in
+                for item in try context.fetch(FetchDescriptor<ShopV3.Item>()) { item.sku = "SKU-" + item.code }
+            },
+        ]
+    }
+}
+
+enum ShopPlanThatForgets: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [ShopV1.self, ShopV2.self, ShopV3.self] }
+    static var stages: [MigrationStage] {
+        [
+            .lightweight(fromVersion: ShopV1.self, toVersion: ShopV2.self),
+            .custom(fromVersion: ShopV2.self, toVersion: ShopV3.self, willMigrate: nil) { context in
+                let items = try context.fetch(FetchDescriptor<ShopV3.Item>(sortBy: [SortDescriptor(\.code)]))
+                items.first?.sku = "only one"
+            },
+        ]
+    }
+}
+
+/// A plan that no longer lists version 1.
+enum ShopPlanFromV2: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [ShopV2.self, ShopV3.self] }
+    static var stages: [MigrationStage] { [] }
+}
+
+/// Creates a V1 store with two items and a tag.
+func makeShopV1(at url: URL) throws {
+    let context = ModelContext(try open(ShopV1.self, at: url))
+    let tag = ShopV1.Tag(label: "sale")
+    let first = ShopV1.Item(name: "Lamp", price: 20, note: nil, legacy: 1, code: "A")
+    let second = ShopV1.Item(name: "Desk", price: 120, note: "heavy", legacy: 2, code: "B")
+    context.insert(first)
+    context.insert(second)
+    first.tags = [tag]
+    try context.save()
+}
+
+@Suite struct InferredMigrationTests {
+    @Test func withoutAPlanEveryAllowedChangeIsInferred() throws {
+        let directory = try TemporaryDirectory()
+        try makeShopV1(at: directory.store)
+        let container = try open(ShopV2.self, at: directory.store)
+        let context = ModelContext(container)
+        let items = try context.fetch(FetchDescriptor<ShopV2.Item>(sortBy: [SortDescriptor(\.code)]))
+        #expect(items.map(\.title) == ["Lamp", "Desk"])
+        #expect(items.map(\.price) == [20, 120])
+        #expect(items.map(\.note) == ["none", "heavy"])
+        #expect(items.map(\.stock) == [5, 5])
+        #expect(items.map(\.discount) == [nil, nil])
+        #expect(items[0].tags.map(\.label) == ["sale"])
+        context.insert(ShopV2.Shelf(position: 1))
+        context.insert(ShopV2.Item(title: "Chair", code: "A"))
+        try context.save()
+        let afterUpsert = try ModelContext(container).fetch(
+            FetchDescriptor<ShopV2.Item>(sortBy: [SortDescriptor(\.code)]))
+        #expect(afterUpsert.map(\.title) == ["Chair", "Desk"])
+    }
+
+    @Test func aPlanRunsAChainOfStagesInOrder() throws {
+        let directory = try TemporaryDirectory()
+        try makeShopV1(at: directory.store)
+        let container = try open(ShopV3.self, at: directory.store, plan: ShopPlan.self)
+        let context = ModelContext(container)
+        let items = try context.fetch(FetchDescriptor<ShopV3.Item>(sortBy: [SortDescriptor(\.code)]))
+        #expect(items.map(\.sku) == ["SKU-A", "SKU-B"])
+        #expect(items.map(\.title) == ["Lamp", "Desk"])
+        #expect(items[0].tags.first?.label == "sale")
+        // Opening again needs no migration.
+        _ = try open(ShopV3.self, at: directory.store, plan: ShopPlan.self)
+    }
+
+    @Test func aStageThatLeavesValuesMissingChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        try makeShopV1(at: directory.store)
+        let before = try Data(contentsOf: directory.store)
+        let error = #expect(throws: SwiftDataError.self) {
+            try open(ShopV3.self, at: directory.store, plan: ShopPlanThatForgets.self)
+        }
+        #expect(error?.description.contains("Item.sku without a value in 1 row(s)") == true)
+        let context = ModelContext(try open(ShopV1.self, at: directory.store))
+        #expect(try context.fetch(FetchDescriptor<ShopV1.Item>()).count == 2)
+        _ = before
+    }
+
+    @Test func typeChangesAreRefusedWithTheReason() throws {
+        let directory = try TemporaryDirectory()
+        try makeShopV1(at: directory.store)
+        let error = #expect(throws: SwiftDataError.self) { try open(ShopV3Typed.self, at: directory.store) }
+        #expect(error?.description.contains("Item.price changed from REAL to TEXT COLLATE SWIFTDATA") == true)
+        #expect(
+            try ModelContext(try open(ShopV1.self, at: directory.store)).fetchCount(FetchDescriptor<ShopV1.Item>()) == 2
+        )
+    }
+
+    @Test func newerAndUnknownStoresGetApplesErrors() throws {
+        let directory = try TemporaryDirectory()
+        try makeShopV1(at: directory.store)
+        _ = try open(ShopV3.self, at: directory.store, plan: ShopPlan.self)
+        #expect(throws: SwiftDataError.backwardMigration) {
+            try open(ShopV1.self, at: directory.store, plan: ShopPlan.self)
+        }
+        let older = try TemporaryDirectory()
+        try makeShopV1(at: older.store)
+        #expect(throws: SwiftDataError.unknownSchema) {
+            try open(ShopV3.self, at: older.store, plan: ShopPlanFromV2.self)
+        }
+    }
+}
