@@ -51,6 +51,24 @@ extension ModelContext {
                 "enumerate needs a context without unsaved changes; save first or pass allowEscapingMutations: true"
             )
         }
+        let plan = try FetchPlan(descriptor: fetch, context: self)
+        if plan.canPageByPrimaryKey {
+            // Keyset paging: each batch continues after the last key, so every batch costs the same.
+            var remaining = fetch.fetchLimit ?? Int.max
+            var skip = fetch.fetchOffset ?? 0
+            var lastKey: Int64 = Int64.min
+            while remaining > 0 {
+                let batch = try plan.models(afterPrimaryKey: lastKey, limit: min(max(1, batchSize), remaining + skip))
+                guard let last = batch.last?.persistentModelID.primaryKey else { break }
+                lastKey = last
+                let used = batch.dropFirst(min(skip, batch.count))
+                skip -= batch.count - used.count
+                for model in used.prefix(remaining) { try block(model) }
+                remaining -= min(remaining, used.count)
+                if batch.count < max(1, batchSize) { break }
+            }
+            return
+        }
         var descriptor = fetch
         let start = fetch.fetchOffset ?? 0
         let end = fetch.fetchLimit.map { start + $0 }
@@ -127,7 +145,7 @@ extension ModelContext {
         }
         let model = entity.makeModel(identifier: identifier, values: values)
         model.storage.context = self
-        registered[identifier] = WeakModel(model)
+        register(model, as: identifier)
         return model
     }
 
@@ -135,6 +153,16 @@ extension ModelContext {
     private func isSameStoredValue(_ current: Any, _ new: Any, codec: ValueCodec?) -> Bool {
         guard let codec, !(current is ModelStorage.NotFetched), !(current is ModelStorage.Unset) else { return false }
         return (try? codec.encodeColumns(current)) == (try? codec.encodeColumns(new))
+    }
+
+    /// Registers a model, dropping the entries of released models once they outnumber the live ones, so walking
+    /// a large result keeps the registry small.
+    func register(_ model: any PersistentModel, as identifier: PersistentIdentifier) {
+        registered[identifier] = WeakModel(model)
+        if registered.count >= registryPruneThreshold {
+            registered = registered.filter { $0.value.model != nil }
+            registryPruneThreshold = max(4_096, registered.count * 2)
+        }
     }
 
     /// Reads the attributes a partial fetch left out, all at once, when one of them is first accessed.

@@ -38,24 +38,27 @@ extension ModelContext {
 
         let deletions = try deletionClosure()
         try validateRelationshipCounts(excluding: deletions)
-        var changesByStore: [ObjectIdentifier: (SQLiteStore, StoreChanges)] = [:]
-        func add(_ model: any PersistentModel, _ apply: (inout StoreChanges) -> Void) throws {
+        // Grouped per store, appending in place (the dictionary's default subscript mutates without copying).
+        var changesByStore: [ObjectIdentifier: StoreChanges] = [:]
+        var storesByIdentifier: [ObjectIdentifier: SQLiteStore] = [:]
+        func storeKey(_ model: any PersistentModel) throws -> ObjectIdentifier {
             let store = try container.store(for: model.storage.entity)
-            var entry = changesByStore[ObjectIdentifier(store)] ?? (store, StoreChanges())
-            apply(&entry.1)
-            changesByStore[ObjectIdentifier(store)] = entry
+            let key = ObjectIdentifier(store)
+            storesByIdentifier[key] = store
+            return key
         }
-        for model in inserted.models { try add(model) { $0.inserted.append(model.storage) } }
+        for model in inserted.models { changesByStore[try storeKey(model), default: StoreChanges()].inserted.append(model.storage) }
         for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
-            try add(model) { $0.updated.append(model.storage) }
+            changesByStore[try storeKey(model), default: StoreChanges()].updated.append(model.storage)
         }
         let deletedModels = deletions.models
         for model in deletedModels where model.storage.committedValues != nil {
-            try add(model) { $0.deleted.append(model.storage) }
+            changesByStore[try storeKey(model), default: StoreChanges()].deleted.append(model.storage)
         }
 
         var assignedKeys: [ObjectIdentifier: (SQLiteStore, Int64)] = [:]
-        for (_, (store, changes)) in changesByStore where !changes.isEmpty {
+        for (storeKey, changes) in changesByStore where !changes.isEmpty {
+            let store = storesByIdentifier[storeKey]!
             for (storage, key) in try store.save(changes) { assignedKeys[storage] = (store, key) }
         }
         applySavedChanges(assignedKeys: assignedKeys, deletedModels: deletedModels)

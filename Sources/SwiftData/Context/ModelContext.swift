@@ -24,6 +24,8 @@ public final class ModelContext {
 
     /// Registered models by identifier, held weakly: a model nobody refers to and that has no changes is released.
     var registered: [PersistentIdentifier: WeakModel] = [:]
+    /// The registry size at which entries of released models are dropped.
+    var registryPruneThreshold = 4_096
     /// Models inserted and not yet saved, in insertion order.
     var inserted = OrderedModels()
     /// Saved models with unsaved changes.

@@ -128,6 +128,22 @@ struct FetchPlan<T: PersistentModel> {
         return try models().map(\.persistentModelID)
     }
 
+    /// True when results can be read in primary-key order in pages (no sort, everything in SQL).
+    var canPageByPrimaryKey: Bool { runsInSQL && descriptor.sortBy.isEmpty }
+
+    /// The next page of results in primary-key order, after a key.
+    func models(afterPrimaryKey key: Int64, limit: Int) throws -> [T] {
+        var query = baseQuery
+        let after = "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.primaryKey)) > ?\(query.bindings.count + 1)"
+        query.whereClause = query.whereClause.map { "(\($0)) AND \(after)" } ?? after
+        query.bindings.append(.integer(key))
+        query.orderBy = quoted(SQLiteTableLayout.primaryKey)
+        query.limit = limit
+        return try store.fetchRows(entity: entity, query: query, properties: requestedProperties).map {
+            try context.materialize($0, entity: entity, store: store) as! T
+        }
+    }
+
     // MARK: - Internal
 
     /// This plan with the predicate evaluated in memory, for when SQL stopped a query because Swift must decide

@@ -15,6 +15,10 @@ public protocol BackingData<Model> {
     /// Store-specific information about the model.
     var metadata: Any { get }
 
+    /// The object that holds the values. SwiftData's own backing data returns itself; this lets SwiftData reach
+    /// it without a dynamic cast on every property access. Not for use outside SwiftData.
+    var _swiftDataStorage: AnyObject? { get }
+
     /// The value of an attribute.
     func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value where Value: Decodable
     /// The value of a to-one relationship that is not optional.
@@ -34,4 +38,9 @@ public protocol BackingData<Model> {
     /// Sets a to-many relationship.
     func setValue<Value, OtherModel>(forKey key: KeyPath<Model, Value>, to newValue: Value)
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement
+}
+
+extension BackingData {
+    /// No SwiftData storage, for backing data SwiftData did not create.
+    public var _swiftDataStorage: AnyObject? { nil }
 }

@@ -15,6 +15,8 @@ final class DefaultBackingData<Model: PersistentModel>: ModelStorage, BackingDat
 
     var metadata: Any { entity.name }
 
+    var _swiftDataStorage: AnyObject? { self }
+
     func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value where Value: Decodable {
         value(at: entity.index(of: key)) as! Value
     }

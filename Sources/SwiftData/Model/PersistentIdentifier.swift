@@ -14,6 +14,12 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
         public let entityName: String
         let key: Key
 
+        /// Hashes the key alone: identifiers are hashed on every fetch and save, the store and entity strings cost
+        /// more to hash than they separate, and equality still compares every part.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+        }
+
         /// Orders by store, entity, then key.
         public static func < (lhs: ID, rhs: ID) -> Bool {
             ((lhs.storeIdentifier ?? ""), lhs.entityName, lhs.key) < (

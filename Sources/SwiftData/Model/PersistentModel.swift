@@ -104,10 +104,11 @@ extension PersistentModel {
 
     /// The model's storage, bound to the model.
     var storage: ModelStorage {
-        guard let storage = persistentBackingData as? ModelStorage else {
+        guard let storage = persistentBackingData._swiftDataStorage else {
             preconditionFailure("\(Self.self) uses a BackingData that SwiftData did not create")
         }
-        return storage
+        // Only `DefaultBackingData`, a `ModelStorage`, returns an object here.
+        return unsafeDowncast(storage, to: ModelStorage.self)
     }
 }
 

@@ -56,6 +56,9 @@ extension Schema {
         /// Persisted properties with what the runtime needs to read, write and store them.
         let storedProperties: [Property]
         private let indexByKeyPath: [AnyKeyPath: Int]
+        /// The key path objects in slot order. Key path literals are uniqued objects, so an identity scan over a
+        /// handful of slots finds the accessor's key path faster than hashing it.
+        private let keyPathObjects: [AnyKeyPath]
         let indexByName: [String: Int]
         private let modelFactory: (Entity, PersistentIdentifier, [Any]) -> any PersistentModel
 
@@ -69,6 +72,7 @@ extension Schema {
             }
             self.storedProperties = properties
             self.indexByKeyPath = Dictionary(uniqueKeysWithValues: properties.map { ($0.keyPath, $0.index) })
+            self.keyPathObjects = properties.map(\.keyPath)
             self.indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
             let names = { (group: [AnyKeyPath]) in
                 group.compactMap { keyPath in properties.first { $0.keyPath == keyPath }?.name }
@@ -100,6 +104,7 @@ extension Schema {
 
         /// The slot index of a persisted property's key path.
         func index(of keyPath: AnyKeyPath) -> Int {
+            for index in keyPathObjects.indices where keyPathObjects[index] === keyPath { return index }
             guard let index = indexByKeyPath[keyPath] else {
                 preconditionFailure("\(keyPath) is not a persisted property of \(name)")
             }

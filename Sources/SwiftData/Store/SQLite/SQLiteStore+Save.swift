@@ -47,6 +47,7 @@ struct SQLiteSaveWriter {
     /// Inserted models that took over an existing row through a unique constraint.
     private var upserted: Set<ObjectIdentifier> = []
     private var nextKeys: [String: Int64] = [:]
+    private var statements: [String: SQLiteStatement] = [:]
 
     init(store: SQLiteStore, connection: SQLiteConnection) {
         self.store = store
@@ -103,7 +104,7 @@ struct SQLiteSaveWriter {
         for name in constraint {
             guard let property = entity.property(named: name) else { return nil }
             conditions.append("\(quoted(name)) IS ?")
-            values += try columnValues(of: storage, property: property)
+            try appendColumnValues(of: storage, property: property, to: &values)
         }
         // Earlier inserts of this save are not written yet; compare with them in memory first.
         if let pending = pendingUniqueValues[
@@ -139,44 +140,55 @@ struct SQLiteSaveWriter {
 
     // MARK: - Rows
 
-    private func insert(_ storage: ModelStorage, key: Int64) throws {
+    private mutating func insert(_ storage: ModelStorage, key: Int64) throws {
         let layout = store.layouts[storage.entity.name]!
-        let names = [SQLiteTableLayout.primaryKey] + layout.columns.map(\.name)
-        let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
-        let sql =
-            "INSERT INTO \(quoted(layout.tableName)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))"
         var values: [SQLiteValue] = [.integer(key)]
+        values.reserveCapacity(layout.columns.count + 1)
         for index in layout.propertyIndexes {
-            values += try columnValues(of: storage, property: storage.entity.storedProperties[index])
+            try appendColumnValues(of: storage, property: storage.entity.storedProperties[index], to: &values)
         }
-        try connection.statement(sql).execute(values)
+        try statement(layout.insertSQL).execute(values)
+    }
+
+    /// A prepared statement, cached for this save so rows reuse it without looking up the connection's cache.
+    private mutating func statement(_ sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        let prepared = try connection.statement(sql)
+        statements[sql] = prepared
+        return prepared
     }
 
     private mutating func rememberUniqueValues(of storage: ModelStorage, key: Int64) {
         for constraint in storage.entity.uniquenessConstraints {
             let values = constraint.compactMap { name -> SQLiteValue? in
                 guard let property = storage.entity.property(named: name) else { return nil }
-                return try? columnValues(of: storage, property: property).first
+                var values: [SQLiteValue] = []
+                try? appendColumnValues(of: storage, property: property, to: &values)
+                return values.first
             }
             pendingUniqueValues[PendingUniqueKey(entity: storage.entity.name, constraint: constraint, values: values)] =
                 key
         }
     }
 
-    /// Updates the columns of the given slots (all columns when `slots` is nil).
-    private func update(_ storage: ModelStorage, key: Int64, slots: Set<Int>?) throws {
+    /// Updates the columns of the given slots (all columns when `slots` is nil): one property's columns when only
+    /// one changed, every column otherwise, each with a statement prepared once per save.
+    private mutating func update(_ storage: ModelStorage, key: Int64, slots: Set<Int>?) throws {
         let layout = store.layouts[storage.entity.name]!
-        let properties = layout.propertyIndexes.filter { slots?.contains($0) ?? true }
-        let columns = properties.flatMap { layout.columns[layout.columnRangeByProperty[$0]!] }
-        guard !columns.isEmpty else { return }
-        let assignments = columns.enumerated().map { "\(quoted($1.name)) = ?\($0 + 2)" }.joined(separator: ", ")
-        let sql =
-            "UPDATE \(quoted(layout.tableName)) SET \(assignments) WHERE \(quoted(SQLiteTableLayout.primaryKey)) = ?1"
         var values: [SQLiteValue] = [.integer(key)]
-        for index in properties {
-            values += try columnValues(of: storage, property: storage.entity.storedProperties[index])
+        if let slots, slots.count == 1, let slot = slots.first {
+            guard let sql = layout.updateSQLByProperty[slot] else { return }
+            try appendColumnValues(of: storage, property: storage.entity.storedProperties[slot], to: &values)
+            try statement(sql).execute(values)
+            return
         }
-        try connection.statement(sql).execute(values)
+        if let slots, !slots.contains(where: { layout.columnRangeByProperty[$0] != nil }) { return }
+        guard !layout.updateAllSQL.isEmpty else { return }
+        values.reserveCapacity(layout.columns.count + 1)
+        for index in layout.propertyIndexes {
+            try appendColumnValues(of: storage, property: storage.entity.storedProperties[index], to: &values)
+        }
+        try statement(layout.updateAllSQL).execute(values)
     }
 
     /// Rewrites the join-table rows of owned to-many relationships in the given slots (all when nil).
@@ -233,25 +245,37 @@ struct SQLiteSaveWriter {
 
     // MARK: - Values
 
-    /// The SQLite values of a property's columns: an attribute's (several for a composite), or the primary key of
-    /// a to-one relationship's target.
-    private func columnValues(of storage: ModelStorage, property: Schema.Entity.Property) throws -> [SQLiteValue] {
+    /// Appends the SQLite values of a property's columns: an attribute's (several for a composite), or the primary
+    /// key of a to-one relationship's target.
+    private func appendColumnValues(
+        of storage: ModelStorage,
+        property: Schema.Entity.Property,
+        to values: inout [SQLiteValue]
+    ) throws {
         let value = storage.values[property.index]
         if property.relationshipInfo != nil {
             switch value {
             case let fault as ModelStorage.ToOneFault:
-                return [fault.target?.primaryKey.map { .integer($0) } ?? .null]
+                values.append(fault.target?.primaryKey.map { .integer($0) } ?? .null)
             case is ModelStorage.Unset:
-                return [.null]
+                values.append(.null)
             default:
                 guard let target = property.relatedModels(in: value).first, !target.storage.isDeleted,
                     let key = primaryKey(of: target.storage)
-                else { return [.null] }
-                return [.integer(key)]
+                else {
+                    values.append(.null)
+                    return
+                }
+                values.append(.integer(key))
             }
+            return
         }
+        let codec = property.codec!
         if value is ModelStorage.Unset {
-            if property.isOptional { return Array(repeating: .null, count: property.codec!.columnShapes.count) }
+            if property.isOptional {
+                values += repeatElement(.null, count: codec.columnShapes.count)
+                return
+            }
             throw SwiftDataError(
                 .modelValidationFailure,
                 "\(storage.entity.name).\(property.name) has no value",
@@ -259,7 +283,11 @@ struct SQLiteSaveWriter {
             )
         }
         do {
-            return try property.codec!.encodeColumns(value)
+            if case .composite = codec.unwrappedCodec {
+                values += try codec.encodeColumns(value)
+            } else {
+                values.append(try codec.encode(value))
+            }
         } catch {
             throw SwiftDataError(
                 .modelValidationFailure,

@@ -16,6 +16,12 @@ struct SQLiteTableLayout: Sendable {
 
     /// The indexes of the properties that have columns, in column order.
     let propertyIndexes: [Int]
+    /// `INSERT` of the primary key and every column, with parameters in that order.
+    let insertSQL: String
+    /// `UPDATE` of every column by primary key (`?1`), the columns' parameters following.
+    let updateAllSQL: String
+    /// `UPDATE` of one property's columns by primary key, by property index.
+    let updateSQLByProperty: [Int: String]
 
     /// The primary key column of every entity table.
     static let primaryKey = "_pk"
@@ -61,6 +67,17 @@ struct SQLiteTableLayout: Sendable {
         }
         self.columnRangeByProperty = ranges
         self.propertyIndexes = ranges.keys.sorted { ranges[$0]!.lowerBound < ranges[$1]!.lowerBound }
+        let table = quoted(entity.tableName)
+        let key = quoted(Self.primaryKey)
+        let names = [key] + columns.map { quoted($0.name) }
+        let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
+        self.insertSQL = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
+        func update(_ range: Range<Int>) -> String {
+            let assignments = range.enumerated().map { "\(quoted(columns[$1].name)) = ?\($0 + 2)" }
+            return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?1"
+        }
+        self.updateAllSQL = columns.isEmpty ? "" : update(0..<columns.count)
+        self.updateSQLByProperty = ranges.mapValues(update)
     }
 
     /// `"_pk", "a", "b", …` for `SELECT`.

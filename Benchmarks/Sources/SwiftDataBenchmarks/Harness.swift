@@ -1,0 +1,44 @@
+import Foundation
+
+/// Times a block: one warm-up, then `runs` measured runs; setup runs outside the measurement.
+struct Harness {
+    let runs: Int
+
+    /// The median time in milliseconds of `body`, with `setup` run before each run and not measured.
+    func median(setup: () throws -> Void = {}, _ body: () throws -> Void) rethrows -> Double {
+        try setup()
+        try body()
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            try setup()
+            let clock = ContinuousClock()
+            let start = clock.now
+            try body()
+            let elapsed = clock.now - start
+            samples.append(Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+}
+
+/// Keeps a value alive and opaque to the optimizer.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// The process's peak resident memory, in megabytes (VmHWM).
+func peakResidentMegabytes() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Double($0) } ?? 0
+        return kilobytes / 1024
+    }
+    return 0
+}
+
+/// Resets the peak resident memory counter, so a later `peakResidentMegabytes()` measures from now.
+func resetPeakResidentMemory() {
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+}

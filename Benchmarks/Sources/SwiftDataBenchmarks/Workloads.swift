@@ -1,0 +1,366 @@
+import CSQLiteBench
+import Foundation
+import SwiftData
+
+/// One workload's result.
+struct Measurement: Codable {
+    let workload: String
+    let description: String
+    let raw_ms: Double
+    let ours_ms: Double
+    let ratio: Double
+    var peak_mb: Double?
+}
+
+/// The workload sizes: full, or a twentieth with `--quick`.
+struct Sizes {
+    let rows: Int
+    let bigRows: Int
+    let parents: Int
+
+    static let full = Sizes(rows: 100_000, bigRows: 1_000_000, parents: 10_000)
+    static let quick = Sizes(rows: 5_000, bigRows: 50_000, parents: 500)
+}
+
+/// A directory for one workload's files.
+func scratchDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdata-bench-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func makeContainer<T: PersistentModel>(_ type: T.Type, at url: URL) throws -> ModelContainer {
+    try ModelContainer(for: type, configurations: ModelConfiguration(url: url))
+}
+
+struct Workloads {
+    let sizes: Sizes
+    let harness: Harness
+
+    func measure(_ name: String, _ description: String, raw: Double, ours: Double) -> Measurement {
+        Measurement(workload: name, description: description, raw_ms: raw, ours_ms: ours, ratio: ours / raw)
+    }
+
+    // MARK: - W1 insert
+
+    func insert() throws -> Measurement {
+        let count = sizes.rows
+        var rawURL = scratchDirectory()
+        let raw = try harness.median(setup: { rawURL = scratchDirectory() }) {
+            let db = RawSQLite(path: rawURL.appendingPathComponent("raw.sqlite").path)
+            db.exec(rawItemTable)
+            db.exec("BEGIN")
+            let insert = db.prepare("INSERT INTO items (number, shortText, longText, flag, value, date) VALUES (?, ?, ?, ?, ?, ?)")
+            for number in 0..<count {
+                let item = RawItem(
+                    id: 0, number: number, shortText: "short text number \(number)",
+                    longText: "a longer piece of text that stands for a description, item \(number)",
+                    flag: number % 2 == 0, value: Double(number) * 0.5, date: Date(timeIntervalSinceReferenceDate: Double(number))
+                )
+                sqlite3_bind_int64(insert, 1, Int64(item.number))
+                db.bindText(insert, 2, item.shortText)
+                db.bindText(insert, 3, item.longText)
+                sqlite3_bind_int64(insert, 4, item.flag ? 1 : 0)
+                sqlite3_bind_double(insert, 5, item.value)
+                sqlite3_bind_double(insert, 6, item.date.timeIntervalSinceReferenceDate)
+                sqlite3_step(insert)
+                sqlite3_reset(insert)
+            }
+            sqlite3_finalize(insert)
+            db.exec("COMMIT")
+        }
+        var oursURL = scratchDirectory()
+        let ours = try harness.median(setup: { oursURL = scratchDirectory() }) {
+            let context = ModelContext(try makeContainer(BenchItem.self, at: oursURL.appendingPathComponent("ours.store")))
+            for number in 0..<count { context.insert(BenchItem(number: number)) }
+            try context.save()
+        }
+        return measure("W1", "insert \(count) + save", raw: raw, ours: ours)
+    }
+
+    // MARK: - Populated stores
+
+    /// A raw table and a store with the same `count` rows.
+    func populated(_ count: Int) throws -> (raw: RawSQLite, container: ModelContainer, url: URL) {
+        let directory = scratchDirectory()
+        let db = RawSQLite(path: directory.appendingPathComponent("raw.sqlite").path)
+        db.exec(rawItemTable)
+        db.exec("BEGIN")
+        let insert = db.prepare("INSERT INTO items (number, shortText, longText, flag, value, date) VALUES (?, ?, ?, ?, ?, ?)")
+        for number in 0..<count {
+            sqlite3_bind_int64(insert, 1, Int64(number))
+            db.bindText(insert, 2, "short text number \(number)")
+            db.bindText(insert, 3, "a longer piece of text that stands for a description, item \(number)")
+            sqlite3_bind_int64(insert, 4, number % 2 == 0 ? 1 : 0)
+            sqlite3_bind_double(insert, 5, Double(number) * 0.5)
+            sqlite3_bind_double(insert, 6, Double(number))
+            sqlite3_step(insert)
+            sqlite3_reset(insert)
+        }
+        sqlite3_finalize(insert)
+        db.exec("COMMIT")
+        let url = directory.appendingPathComponent("ours.store")
+        let container = try makeContainer(BenchItem.self, at: url)
+        let batch = 100_000
+        for start in stride(from: 0, to: count, by: batch) {
+            let context = ModelContext(container)
+            for number in start..<min(count, start + batch) { context.insert(BenchItem(number: number)) }
+            try context.save()
+        }
+        return (db, container, url)
+    }
+
+    func readRaw(_ db: RawSQLite, _ sql: String, bind: (OpaquePointer) -> Void = { _ in }) -> [RawItem] {
+        let statement = db.prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        bind(statement)
+        var items: [RawItem] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            items.append(
+                RawItem(
+                    id: sqlite3_column_int64(statement, 0), number: Int(sqlite3_column_int64(statement, 1)),
+                    shortText: db.text(statement, 2), longText: db.text(statement, 3),
+                    flag: sqlite3_column_int64(statement, 4) != 0, value: sqlite3_column_double(statement, 5),
+                    date: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, 6))
+                )
+            )
+        }
+        return items
+    }
+
+    /// Reads every attribute of a model, as an app touching its data would.
+    func touch(_ item: BenchItem) -> Int {
+        item.number &+ item.shortText.utf8.count &+ item.longText.utf8.count &+ (item.flag ? 1 : 0) &+ Int(item.value)
+            &+ Int(item.date.timeIntervalSinceReferenceDate)
+    }
+
+    func touch(_ item: RawItem) -> Int {
+        item.number &+ item.shortText.utf8.count &+ item.longText.utf8.count &+ (item.flag ? 1 : 0) &+ Int(item.value)
+            &+ Int(item.date.timeIntervalSinceReferenceDate)
+    }
+
+    // MARK: - W2 fetch all, W5 update, W6 delete
+
+    func fetchUpdateDelete() throws -> [Measurement] {
+        let count = sizes.rows
+        let (db, container, _) = try populated(count)
+        let selectAll = "SELECT id, number, shortText, longText, flag, value, date FROM items"
+        let raw2 = try harness.median { blackHole(readRaw(db, selectAll).reduce(0) { $0 &+ touch($1) }) }
+        let ours2 = try harness.median {
+            let context = ModelContext(container)
+            blackHole(try context.fetch(FetchDescriptor<BenchItem>()).reduce(0) { $0 &+ touch($1) })
+        }
+
+        var ids: [Int64] = []
+        let raw5 = try harness.median(setup: { ids = readRaw(db, selectAll).map(\.id) }) {
+            db.exec("BEGIN")
+            let update = db.prepare("UPDATE items SET value = ? WHERE id = ?")
+            for id in ids {
+                sqlite3_bind_double(update, 1, Double(id) + 1)
+                sqlite3_bind_int64(update, 2, id)
+                sqlite3_step(update)
+                sqlite3_reset(update)
+            }
+            sqlite3_finalize(update)
+            db.exec("COMMIT")
+        }
+        var context = ModelContext(container)
+        var items: [BenchItem] = []
+        let ours5 = try harness.median(setup: {
+            context = ModelContext(container)
+            items = try context.fetch(FetchDescriptor<BenchItem>())
+        }) {
+            for item in items { item.value += 1 }
+            try context.save()
+        }
+        items = []
+
+        let half = count / 2
+        let raw6 = try harness.median(setup: {
+            db.exec("DELETE FROM items")
+            let fresh = try? populated(0)
+            _ = fresh
+            db.exec("BEGIN")
+            let insert = db.prepare("INSERT INTO items (number, shortText, longText, flag, value, date) VALUES (?, 'a', 'b', 1, 1, 1)")
+            for number in 0..<count {
+                sqlite3_bind_int64(insert, 1, Int64(number))
+                sqlite3_step(insert)
+                sqlite3_reset(insert)
+            }
+            sqlite3_finalize(insert)
+            db.exec("COMMIT")
+        }) {
+            db.exec("DELETE FROM items WHERE number < \(half)")
+        }
+        var deleteContainer = container
+        let ours6 = try harness.median(setup: {
+            let (_, fresh, _) = try populated(count)
+            deleteContainer = fresh
+        }) {
+            let context = ModelContext(deleteContainer)
+            try context.delete(model: BenchItem.self, where: #Predicate { $0.number < half })
+            try context.save()
+        }
+        return [
+            measure("W2", "fetch all \(count), touch every attribute", raw: raw2, ours: ours2),
+            measure("W5", "change one attribute on \(count) fetched models + save", raw: raw5, ours: ours5),
+            measure("W6", "delete(model:where:) \(half) of \(count)", raw: raw6, ours: ours6),
+        ]
+    }
+
+    // MARK: - W3 indexed predicate, W4 count, W8 enumerate, W10 open
+
+    func bigStore() throws -> [Measurement] {
+        let count = sizes.bigRows
+        let (db, container, url) = try populated(count)
+        let threshold = count / 2
+        let raw3 = try harness.median {
+            let rows = readRaw(
+                db,
+                "SELECT id, number, shortText, longText, flag, value, date FROM items WHERE number > ? ORDER BY number LIMIT 50"
+            ) { sqlite3_bind_int64($0, 1, Int64(threshold)) }
+            blackHole(rows.reduce(0) { $0 &+ touch($1) })
+        }
+        let ours3 = try harness.median {
+            let context = ModelContext(container)
+            var descriptor = FetchDescriptor<BenchItem>(predicate: #Predicate { $0.number > threshold }, sortBy: [SortDescriptor(\.number)])
+            descriptor.fetchLimit = 50
+            blackHole(try context.fetch(descriptor).reduce(0) { $0 &+ touch($1) })
+        }
+        let raw4 = try harness.median { blackHole(db.integer("SELECT count(*) FROM items WHERE flag = 1")) }
+        let ours4 = try harness.median {
+            blackHole(try ModelContext(container).fetchCount(FetchDescriptor<BenchItem>(predicate: #Predicate { $0.flag == true })))
+        }
+
+        resetPeakResidentMemory()
+        let baseline = peakResidentMegabytes()
+        let ours8Start = ContinuousClock().now
+        var seen = 0
+        try ModelContext(container).enumerate(FetchDescriptor<BenchItem>()) { seen &+= touch($0) }
+        let ours8 = (ContinuousClock().now - ours8Start)
+        let peak = peakResidentMegabytes() - baseline
+        let raw8Start = ContinuousClock().now
+        let statement = db.prepare("SELECT id, number, shortText, longText, flag, value, date FROM items")
+        while sqlite3_step(statement) == SQLITE_ROW { seen &+= Int(sqlite3_column_int64(statement, 1)) }
+        sqlite3_finalize(statement)
+        let raw8 = ContinuousClock().now - raw8Start
+        blackHole(seen)
+
+        let rawPath = db.integer("SELECT 1")
+        blackHole(rawPath)
+        let raw10 = try harness.median {
+            let fresh = RawSQLite(path: url.deletingLastPathComponent().appendingPathComponent("raw.sqlite").path)
+            blackHole(fresh.integer("SELECT count(*) FROM sqlite_schema"))
+        }
+        let ours10 = try harness.median {
+            let reopened = try ModelContainer(for: BenchItem.self, configurations: ModelConfiguration(url: url))
+            blackHole(reopened)
+        }
+        var w8 = measure(
+            "W8", "enumerate \(count) rows (peak MB above start)",
+            raw: milliseconds(raw8), ours: milliseconds(ours8)
+        )
+        w8.peak_mb = peak
+        return [
+            measure("W3", "indexed predicate, sorted, limit 50, over \(count)", raw: raw3, ours: ours3),
+            measure("W4", "fetchCount with a predicate over \(count)", raw: raw4, ours: ours4),
+            w8,
+            measure("W10", "open a container on a \(count)-row store", raw: raw10, ours: ours10),
+        ]
+    }
+
+    // MARK: - W7 relationships
+
+    func relationships() throws -> [Measurement] {
+        let parents = sizes.parents
+        let directory = scratchDirectory()
+        let db = RawSQLite(path: directory.appendingPathComponent("raw.sqlite").path)
+        db.exec("CREATE TABLE parents (id INTEGER PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE children (id INTEGER PRIMARY KEY, value INTEGER NOT NULL, parent INTEGER); CREATE INDEX children_parent ON children (parent)")
+        db.exec("BEGIN")
+        for parent in 0..<parents {
+            db.exec("INSERT INTO parents (id, name) VALUES (\(parent + 1), 'p\(parent)')")
+            for child in 0..<10 { db.exec("INSERT INTO children (value, parent) VALUES (\(child), \(parent + 1))") }
+        }
+        db.exec("COMMIT")
+        let container = try makeContainer(BenchParent.self, at: directory.appendingPathComponent("ours.store"))
+        let setup = ModelContext(container)
+        for parent in 0..<parents {
+            let model = BenchParent(name: "p\(parent)")
+            setup.insert(model)
+            model.children = (0..<10).map { BenchChild(value: $0) }
+        }
+        try setup.save()
+
+        let raw = try harness.median {
+            var names: [Int64: String] = [:]
+            let parentStatement = db.prepare("SELECT id, name FROM parents")
+            while sqlite3_step(parentStatement) == SQLITE_ROW { names[sqlite3_column_int64(parentStatement, 0)] = db.text(parentStatement, 1) }
+            sqlite3_finalize(parentStatement)
+            var total = 0
+            let childStatement = db.prepare("SELECT parent, value FROM children ORDER BY parent")
+            while sqlite3_step(childStatement) == SQLITE_ROW { total &+= Int(sqlite3_column_int64(childStatement, 1)) }
+            sqlite3_finalize(childStatement)
+            blackHole((names.count, total))
+        }
+        let lazy = try harness.median {
+            let context = ModelContext(container)
+            var total = 0
+            for parent in try context.fetch(FetchDescriptor<BenchParent>()) { for child in parent.children { total &+= child.value } }
+            blackHole(total)
+        }
+        let prefetched = try harness.median {
+            let context = ModelContext(container)
+            var descriptor = FetchDescriptor<BenchParent>()
+            descriptor.relationshipKeyPathsForPrefetching = [\.children]
+            var total = 0
+            for parent in try context.fetch(descriptor) { for child in parent.children { total &+= child.value } }
+            blackHole(total)
+        }
+        return [
+            measure("W7a", "\(parents) parents × 10 children, lazy", raw: raw, ours: lazy),
+            measure("W7b", "\(parents) parents × 10 children, prefetched", raw: raw, ours: prefetched),
+        ]
+    }
+
+    // MARK: - W9 upserts
+
+    func upserts() throws -> Measurement {
+        let count = sizes.rows
+        let half = count / 2
+        var db = RawSQLite(path: scratchDirectory().appendingPathComponent("raw.sqlite").path)
+        let raw = try harness.median(setup: {
+            db = RawSQLite(path: scratchDirectory().appendingPathComponent("raw.sqlite").path)
+            db.exec("CREATE TABLE uniques (id INTEGER PRIMARY KEY, key INTEGER NOT NULL UNIQUE, text TEXT NOT NULL)")
+            db.exec("BEGIN")
+            for key in 0..<half { db.exec("INSERT INTO uniques (key, text) VALUES (\(key), 'old')") }
+            db.exec("COMMIT")
+        }) {
+            db.exec("BEGIN")
+            let upsert = db.prepare("INSERT INTO uniques (key, text) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET text = excluded.text")
+            for key in (half / 2)..<(half / 2 + count) {
+                sqlite3_bind_int64(upsert, 1, Int64(key))
+                db.bindText(upsert, 2, "new")
+                sqlite3_step(upsert)
+                sqlite3_reset(upsert)
+            }
+            sqlite3_finalize(upsert)
+            db.exec("COMMIT")
+        }
+        var container = try makeContainer(BenchUnique.self, at: scratchDirectory().appendingPathComponent("ours.store"))
+        let ours = try harness.median(setup: {
+            container = try makeContainer(BenchUnique.self, at: scratchDirectory().appendingPathComponent("ours.store"))
+            let context = ModelContext(container)
+            for key in 0..<half { context.insert(BenchUnique(key: key, text: "old")) }
+            try context.save()
+        }) {
+            let context = ModelContext(container)
+            for key in (half / 2)..<(half / 2 + count) { context.insert(BenchUnique(key: key, text: "new")) }
+            try context.save()
+        }
+        return measure("W9", "\(count) inserts with .unique, half colliding", raw: raw, ours: ours)
+    }
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+}
