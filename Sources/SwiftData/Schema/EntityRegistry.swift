@@ -1,16 +1,39 @@
+internal import Synchronization
+
 /// Builds each model type's `Schema.Entity` once per process, together with every entity reachable through its
 /// relationships, and resolves inverses and relationship storage before publishing them.
 final class EntityRegistry: Sendable {
     static let shared = EntityRegistry()
 
     private let entities = Locked<[ObjectIdentifier: Schema.Entity]>([:])
+    /// A read-only copy of `entities`, republished after each change, so the lookup every new model makes needs
+    /// no lock. Superseded snapshots are kept alive: there is one per batch of new model types.
+    private let snapshot = Atomic<UInt>(0)
 
     func entity<Model: PersistentModel>(for modelType: Model.Type) -> Schema.Entity {
         entity(forType: modelType)
     }
 
     func entity(forType modelType: any PersistentModel.Type) -> Schema.Entity {
-        entities.withLock { known in
+        let published = snapshot.load(ordering: .acquiring)
+        if published != 0, let entity = Unmanaged<EntitySnapshot>.fromOpaque(UnsafeRawPointer(bitPattern: published)!)
+            .takeUnretainedValue().entities[ObjectIdentifier(modelType)]
+        {
+            return entity
+        }
+        return entities.withLock { known in
+            let entity = buildEntity(forType: modelType, known: &known)
+            let copy = Unmanaged.passRetained(EntitySnapshot(entities: known)).toOpaque()
+            snapshot.store(UInt(bitPattern: copy), ordering: .releasing)
+            return entity
+        }
+    }
+
+    private func buildEntity(
+        forType modelType: any PersistentModel.Type,
+        known: inout [ObjectIdentifier: Schema.Entity]
+    ) -> Schema.Entity {
+        do {
             if let entity = known[ObjectIdentifier(modelType)] { return entity }
             var built: [Schema.Entity] = []
             var worklist: [any PersistentModel.Type] = [modelType]
@@ -31,6 +54,12 @@ final class EntityRegistry: Sendable {
             for entity in built { resolveStorage(of: entity) }
             return known[ObjectIdentifier(modelType)]!
         }
+    }
+
+    /// An immutable copy of the registry's entities.
+    private final class EntitySnapshot: Sendable {
+        let entities: [ObjectIdentifier: Schema.Entity]
+        init(entities: [ObjectIdentifier: Schema.Entity]) { self.entities = entities }
     }
 
     private func makeEntity<Model: PersistentModel>(_ modelType: Model.Type) -> Schema.Entity {

@@ -73,10 +73,12 @@ struct SQLiteSaveWriter {
             try update(storage, key: key, slots: storage.changedSlots)
             try writeJoinRows(storage, key: key, slots: storage.changedSlots)
         }
+        var deletedKeys: [String: (entity: Schema.Entity, keys: [Int64])] = [:]
         for storage in changes.deleted {
             guard let key = storage.identifier.primaryKey else { continue }
-            try delete(storage, key: key)
+            deletedKeys[storage.entity.name, default: (storage.entity, [])].keys.append(key)
         }
+        for (entity, keys) in deletedKeys.values { try delete(keys, of: entity) }
     }
 
     // MARK: - Keys
@@ -211,12 +213,14 @@ struct SQLiteSaveWriter {
         }
     }
 
-    /// Deletes a row, clears foreign keys that point at it and removes its join-table rows.
-    private func delete(_ storage: ModelStorage, key: Int64) throws {
-        let entity = storage.entity
+    /// Deletes rows of an entity, clears the foreign keys that point at them and removes their join-table rows,
+    /// with one statement per table whatever the number of rows.
+    private func delete(_ keys: [Int64], of entity: Schema.Entity) throws {
+        let keyList = ModelContext.keyList(keys)
+        let inKeys = "IN (SELECT value FROM json_each(?1))"
         try connection.statement(
-            "DELETE FROM \(quoted(entity.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) = ?1"
-        ).execute([.integer(key)])
+            "DELETE FROM \(quoted(entity.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) \(inKeys)"
+        ).execute([keyList])
         for other in store.entities {
             for property in other.storedProperties {
                 guard let info = property.relationshipInfo, info.destination === entity else { continue }
@@ -225,11 +229,11 @@ struct SQLiteSaveWriter {
                 switch info.storage {
                 case .foreignKey(let column):
                     try connection.statement(
-                        "UPDATE \(quoted(other.tableName)) SET \(quoted(column)) = NULL WHERE \(quoted(column)) = ?1"
-                    ).execute([.integer(key)])
+                        "UPDATE \(quoted(other.tableName)) SET \(quoted(column)) = NULL WHERE \(quoted(column)) \(inKeys)"
+                    ).execute([keyList])
                 case .joinTable(let table, _, let targetColumn):
-                    try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(targetColumn)) = ?1")
-                        .execute([.integer(key)])
+                    try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(targetColumn)) \(inKeys)")
+                        .execute([keyList])
                 case .inverseForeignKey:
                     break
                 }
@@ -237,9 +241,8 @@ struct SQLiteSaveWriter {
         }
         for property in entity.storedProperties {
             guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage else { continue }
-            try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) = ?1").execute([
-                .integer(key)
-            ])
+            try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) \(inKeys)")
+                .execute([keyList])
         }
     }
 
