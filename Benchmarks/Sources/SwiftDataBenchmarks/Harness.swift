@@ -32,13 +32,20 @@ func blackHole<T>(_ value: T) {
 func peakResidentMegabytes() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Double($0) } ?? 0
+        let kilobytes =
+            line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Double($0) } ?? 0
         return kilobytes / 1024
     }
     return 0
 }
 
-/// Resets the peak resident memory counter, so a later `peakResidentMegabytes()` measures from now.
-func resetPeakResidentMemory() {
-    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+/// The process's current resident memory, in megabytes (VmRSS).
+func residentMegabytes() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let kilobytes =
+            line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Double($0) } ?? 0
+        return kilobytes / 1024
+    }
+    return 0
 }

@@ -8,7 +8,9 @@ import Foundation
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
-let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let jsonPath = arguments.firstIndex(of: "--json").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
 let check = arguments.contains("--check")
 /// `--only W5` runs one group of workloads, for profiling.
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
@@ -46,7 +48,8 @@ if check {
     for result in results {
         guard let allowed = baseline[result.workload] else { continue }
         if result.ratio > allowed * 1.15 {
-            regressions.append("\(result.workload): ratio \(String(format: "%.2f", result.ratio)) vs baseline \(allowed)")
+            regressions.append(
+                "\(result.workload): ratio \(String(format: "%.2f", result.ratio)) vs baseline \(allowed)")
         }
     }
     if regressions.isEmpty {
