@@ -20,24 +20,29 @@ extension PersistedPropertyMacro: AccessorMacro {
         guard let variable = declaration.as(VariableDeclSyntax.self), let name = variable.singleIdentifier else {
             return []
         }
+        // Attributes stored through a value transformer may hold values that are not Codable.
+        let isTransformable =
+            variable.attribute(named: "Attribute")?.arguments?.trimmedDescription.contains("transformable") ?? false
+        let get = isTransformable ? "getTransformableValue" : "getValue"
+        let set = isTransformable ? "setTransformableValue" : "setValue"
         return [
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
             init(initialValue) {
-                _$backingData.setValue(forKey: \\.\(raw: name), to: initialValue)
+                _$backingData.\(raw: set)(forKey: \\.\(raw: name), to: initialValue)
                 _\(raw: name) = _SwiftDataNoType()
             }
             """,
             """
             get {
                 _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
-                return self.getValue(forKey: \\.\(raw: name))
+                return self.\(raw: get)(forKey: \\.\(raw: name))
             }
             """,
             """
             set {
                 _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
-                    self.setValue(forKey: \\.\(raw: name), to: newValue)
+                    self.\(raw: set)(forKey: \\.\(raw: name), to: newValue)
                 }
             }
             """,

@@ -47,7 +47,9 @@ extension ModelContext {
             storesByIdentifier[key] = store
             return key
         }
-        for model in inserted.models { changesByStore[try storeKey(model), default: StoreChanges()].inserted.append(model.storage) }
+        for model in inserted.models {
+            changesByStore[try storeKey(model), default: StoreChanges()].inserted.append(model.storage)
+        }
         for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
             changesByStore[try storeKey(model), default: StoreChanges()].updated.append(model.storage)
         }

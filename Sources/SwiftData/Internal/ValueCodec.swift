@@ -25,6 +25,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     case rawRepresentable(ValueCodec, toRaw: (Any) -> Any, fromRaw: (Any) -> Any?)
     case json(encode: (Any) throws -> String, decode: (String) throws -> Any)
     case composite(CompositeCodec)
+    case transformed(TransformerBox)
 
     /// The codec for a type, or nil when SwiftData cannot store it.
     static func make(for type: any Any.Type) -> ValueCodec? {
@@ -97,6 +98,7 @@ indirect enum ValueCodec: @unchecked Sendable {
         case .string: "TEXT COLLATE SWIFTDATA"
         case .url, .uuid, .decimal, .json: "TEXT"
         case .composite: "INTEGER"
+        case .transformed: "BLOB"
         case .bool, .integer: "INTEGER"
         case .double, .float, .date: "REAL"
         case .data: "BLOB"
@@ -197,6 +199,15 @@ indirect enum ValueCodec: @unchecked Sendable {
         case .rawRepresentable(let raw, let toRaw, _): return try raw.encode(toRaw(value))
         case .json(let encode, _): return .text(try encode(value))
         case .composite: throw DecodingFailure(expected: "a single column", found: .null)
+        case .transformed(let box):
+            switch box.transformer.transformedValue(value) {
+            case let data as Data: return .blob([UInt8](data))
+            case let text as String: return .text(text)
+            case nil: return .null
+            case let other?:
+                throw DecodingFailure(
+                    expected: "Data from \(type(of: box.transformer))", found: .text("\(type(of: other))"))
+            }
         }
     }
 
@@ -232,6 +243,16 @@ indirect enum ValueCodec: @unchecked Sendable {
             }
             return decoded
         case (.json(_, let decode), .text(let text)): return try decode(text)
+        case (.transformed(let box), .blob(let bytes)):
+            guard let value = box.transformer.reverseTransformedValue(Data(bytes)) else {
+                throw DecodingFailure(expected: "a value from \(type(of: box.transformer))", found: value)
+            }
+            return value
+        case (.transformed(let box), .text(let text)):
+            guard let value = box.transformer.reverseTransformedValue(text) else {
+                throw DecodingFailure(expected: "a value from \(type(of: box.transformer))", found: value)
+            }
+            return value
         default: throw DecodingFailure(expected: columnType, found: value)
         }
     }
@@ -242,4 +263,10 @@ struct DecodingFailure: Error, CustomStringConvertible {
     let expected: String
     let found: SQLiteValue
     var description: String { "expected \(expected), found \(found)" }
+}
+
+/// A value transformer held by a codec.
+struct TransformerBox: @unchecked Sendable {
+    // @unchecked: transformers are expected to be stateless, as Foundation's are; one instance per attribute.
+    let transformer: ValueTransformer
 }

@@ -29,6 +29,11 @@ public protocol BackingData<Model> {
     func getValue<Value, OtherModel>(forKey key: KeyPath<Model, Value>) -> Value
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement
 
+    /// The value of an attribute stored through a value transformer.
+    func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value
+    /// Sets an attribute stored through a value transformer.
+    func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value)
+
     /// Sets an attribute.
     func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) where Value: Encodable
     /// Sets a to-one relationship that is not optional.

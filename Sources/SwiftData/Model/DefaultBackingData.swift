@@ -34,6 +34,14 @@ final class DefaultBackingData<Model: PersistentModel>: ModelStorage, BackingDat
         value(at: entity.index(of: key)) as! Value
     }
 
+    func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
+        value(at: entity.index(of: key)) as! Value
+    }
+
+    func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
+        setAttribute(at: entity.index(of: key), to: newValue)
+    }
+
     func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) where Value: Encodable {
         setAttribute(at: entity.index(of: key), to: newValue)
     }

@@ -64,8 +64,9 @@ class ModelStorage {
         // The common case, a loaded value, is told apart from the markers by comparing metadata pointers, which
         // costs far less than a dynamic cast per marker.
         let slotType = type(of: current)
-        guard slotType == ToOneFault.self || slotType == UnloadedRelationship.self || slotType == Unset.self
-            || slotType == NotFetched.self
+        guard
+            slotType == ToOneFault.self || slotType == UnloadedRelationship.self || slotType == Unset.self
+                || slotType == NotFetched.self
         else { return current }
         switch current {
         case let fault as ToOneFault:

@@ -76,6 +76,16 @@ extension PersistentModel {
         return persistentBackingData.getValue(forKey: key)
     }
 
+    /// The value of an attribute stored through a value transformer.
+    public func getTransformableValue<Value>(forKey key: KeyPath<Self, Value>) -> Value {
+        persistentBackingData.getTransformableValue(forKey: key)
+    }
+
+    /// Sets an attribute stored through a value transformer.
+    public func setTransformableValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
+        persistentBackingData.setTransformableValue(forKey: key, to: newValue)
+    }
+
     /// Sets an attribute.
     public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) where Value: Encodable {
         persistentBackingData.setValue(forKey: key, to: newValue)

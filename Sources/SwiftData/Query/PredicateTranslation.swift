@@ -149,8 +149,12 @@ struct PredicateTranslation {
             guard let range = layout.columnRangeByProperty[index], range.count == 1 else {
                 throw UnsupportedPredicateNode(reason: "\(entity.name).\(property.name) has no single column")
             }
-            if case .json? = property.codec?.unwrappedCodec {
-                throw UnsupportedPredicateNode(reason: "\(entity.name).\(property.name) is stored as JSON")
+            switch property.codec?.unwrappedCodec {
+            case .json?: throw UnsupportedPredicateNode(reason: "\(entity.name).\(property.name) is stored as JSON")
+            case .transformed?:
+                throw UnsupportedPredicateNode(
+                    reason: "\(entity.name).\(property.name) is stored through a transformer")
+            default: break
             }
             return .scalar(column(layout.columns[range.lowerBound].name, of: reference))
         }

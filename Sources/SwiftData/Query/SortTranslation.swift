@@ -23,6 +23,9 @@ enum SortTranslation {
             if case .json? = property.codec?.unwrappedCodec {
                 throw UnsupportedPredicateNode(reason: "\(property.name) is stored as JSON")
             }
+            if case .transformed? = property.codec?.unwrappedCodec {
+                throw UnsupportedPredicateNode(reason: "\(property.name) is stored through a transformer")
+            }
             if case .decimal? = property.codec?.unwrappedCodec {
                 throw UnsupportedPredicateNode(reason: "decimals are sorted in memory")
             }

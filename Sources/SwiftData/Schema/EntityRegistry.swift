@@ -16,8 +16,9 @@ final class EntityRegistry: Sendable {
 
     func entity(forType modelType: any PersistentModel.Type) -> Schema.Entity {
         let published = snapshot.load(ordering: .acquiring)
-        if published != 0, let entity = Unmanaged<EntitySnapshot>.fromOpaque(UnsafeRawPointer(bitPattern: published)!)
-            .takeUnretainedValue().entities[ObjectIdentifier(modelType)]
+        if published != 0,
+            let entity = Unmanaged<EntitySnapshot>.fromOpaque(UnsafeRawPointer(bitPattern: published)!)
+                .takeUnretainedValue().entities[ObjectIdentifier(modelType)]
         {
             return entity
         }

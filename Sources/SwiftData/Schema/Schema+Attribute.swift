@@ -11,6 +11,29 @@ extension Schema {
                 case transformableName(String)
             }
             let kind: Kind
+            /// The transformer type of `.transformable(by:)`, kept to make instances; not part of equality.
+            var transformerType: TransformerType? = nil
+
+            init(kind: Kind, transformerType: TransformerType? = nil) {
+                self.kind = kind
+                self.transformerType = transformerType
+            }
+
+            /// Options are equal when they are the same behaviour (and, for transformers, the same transformer).
+            public static func == (lhs: Option, rhs: Option) -> Bool { lhs.kind == rhs.kind }
+
+            /// Hashes the behaviour.
+            public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+
+            /// The transformer an attribute with this option stores its values through, if any.
+            func makeTransformer() -> ValueTransformer? {
+                switch kind {
+                case .transformableType: transformerType?.type.init()
+                case .transformableName(let name):
+                    ValueTransformer.valueTransformer(forName: NSValueTransformerName(name))
+                default: nil
+                }
+            }
 
             /// Ensures the property's value is unique across all models of the same type. Inserting a model whose
             /// value matches a stored one updates that stored model instead (an upsert).
@@ -27,8 +50,11 @@ extension Schema {
             public static var ephemeral: Option { Option(kind: .ephemeral) }
             /// Transforms the property's value between an in-memory form and a persisted form with a transformer
             /// type.
-            public static func transformable(by transformerType: Any.Type) -> Option {
-                Option(kind: .transformableType(ObjectIdentifier(transformerType), String(describing: transformerType)))
+            public static func transformable(by transformerType: ValueTransformer.Type) -> Option {
+                Option(
+                    kind: .transformableType(ObjectIdentifier(transformerType), String(describing: transformerType)),
+                    transformerType: TransformerType(type: transformerType)
+                )
             }
             /// Transforms the property's value with the transformer registered under a name.
             public static func transformable(by transformerName: String) -> Option {
@@ -149,6 +175,12 @@ extension Schema {
                 hashModifier: hashModifier
             )
         }
+    }
+
+    /// A transformer type carried by an option.
+    struct TransformerType: @unchecked Sendable {
+        // @unchecked: a class metatype, never mutated.
+        let type: ValueTransformer.Type
     }
 
     /// An attribute whose value is a `Codable` structure, described by the attributes of its fields.

@@ -59,7 +59,17 @@ extension Schema.Entity {
                 self.codec = nil
             } else {
                 let declared = metadata.metadata as? Schema.Attribute ?? Schema.Attribute()
-                let codec = ValueCodec.make(for: valueType)
+                let codec: ValueCodec?
+                if let transformer = declared.options.lazy.compactMap({ $0.makeTransformer() }).first {
+                    let transformed = ValueCodec.transformed(TransformerBox(transformer: transformer))
+                    if let optional = valueType as? any OptionalValue.Type {
+                        codec = .optional(transformed, wrapping: optional.wrapping, none: optional.noneValue)
+                    } else {
+                        codec = transformed
+                    }
+                } else {
+                    codec = ValueCodec.make(for: valueType)
+                }
                 self.schemaProperty = declared.completed(
                     name: metadata.name,
                     valueType: valueType,
