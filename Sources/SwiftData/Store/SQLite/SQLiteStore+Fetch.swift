@@ -52,7 +52,35 @@ extension SQLiteStore {
                 }
                 rows.append(FetchedRow(primaryKey: statement.int64(0), values: values, loadedProperties: loaded))
             }
-            return rows
+            return try readExternalValues(of: entity, in: rows, layout: layout)
+        }
+    }
+
+    /// Replaces the file references of external-storage columns with the files' contents.
+    private func readExternalValues(of entity: Schema.Entity, in rows: [FetchedRow], layout: SQLiteTableLayout) throws
+        -> [FetchedRow]
+    {
+        guard let external else { return rows }
+        let positions = entity.storedProperties.filter(\.usesExternalStorage).compactMap {
+            layout.columnRangeByProperty[$0.index]?.lowerBound
+        }
+        guard !positions.isEmpty else { return rows }
+        return try rows.map { row in
+            var values = row.values
+            for position in positions {
+                guard let name = ExternalDataStore.fileName(in: values[position]) else { continue }
+                do {
+                    values[position] = .blob([UInt8](try external.read(name)))
+                } catch {
+                    throw SwiftDataError(
+                        .loadIssueModelContainer,
+                        "the external file \(name) of \(entity.name) is missing",
+                        entityName: entity.name,
+                        underlying: error
+                    )
+                }
+            }
+            return FetchedRow(primaryKey: row.primaryKey, values: values, loadedProperties: row.loadedProperties)
         }
     }
 

@@ -26,13 +26,18 @@ extension SQLiteStore {
                     try writer.write(changes)
                 }
             } catch let error as SQLiteError {
+                external?.remove(writer.files.written)
                 throw SwiftDataError(
                     .modelValidationFailure,
                     "saving failed; nothing was written",
                     sql: error.sql,
                     underlying: error
                 )
+            } catch {
+                external?.remove(writer.files.written)
+                throw error
             }
+            external?.remove(writer.files.obsolete)
             return writer.assignedKeys
         }
     }
@@ -48,6 +53,8 @@ struct SQLiteSaveWriter {
     private var upserted: Set<ObjectIdentifier> = []
     private var nextKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
+    /// External-storage files this save wrote and made obsolete.
+    let files = ExternalFileChanges()
 
     init(store: SQLiteStore, connection: SQLiteConnection) {
         self.store = store
@@ -177,6 +184,7 @@ struct SQLiteSaveWriter {
     /// one changed, every column otherwise, each with a statement prepared once per save.
     private mutating func update(_ storage: ModelStorage, key: Int64, slots: Set<Int>?) throws {
         let layout = store.layouts[storage.entity.name]!
+        try noteReplacedExternalFiles(of: storage.entity, keys: [key], slots: slots)
         var values: [SQLiteValue] = [.integer(key)]
         if let slots, slots.count == 1, let slot = slots.first {
             guard let sql = layout.updateSQLByProperty[slot] else { return }
@@ -216,6 +224,7 @@ struct SQLiteSaveWriter {
     /// Deletes rows of an entity, clears the foreign keys that point at them and removes their join-table rows,
     /// with one statement per table whatever the number of rows.
     private func delete(_ keys: [Int64], of entity: Schema.Entity) throws {
+        try noteReplacedExternalFiles(of: entity, keys: keys, slots: nil)
         let keyList = ModelContext.keyList(keys)
         let inKeys = "IN (SELECT value FROM json_each(?1))"
         try connection.statement(
@@ -243,6 +252,23 @@ struct SQLiteSaveWriter {
             guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage else { continue }
             try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) \(inKeys)")
                 .execute([keyList])
+        }
+    }
+
+    // MARK: - External Storage
+
+    /// Records the external files that rows' external-storage columns refer to now, before an update or a delete
+    /// replaces them; they are removed once the save commits.
+    private func noteReplacedExternalFiles(of entity: Schema.Entity, keys: [Int64], slots: Set<Int>?) throws {
+        guard store.external != nil else { return }
+        for property in entity.storedProperties where property.usesExternalStorage {
+            guard slots?.contains(property.index) ?? true else { continue }
+            let sql =
+                "SELECT \(quoted(property.name)) FROM \(quoted(entity.tableName)) WHERE "
+                + "\(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT value FROM json_each(?1))"
+            for row in try connection.statement(sql).rows([ModelContext.keyList(keys)]) {
+                if let name = ExternalDataStore.fileName(in: row[0]) { files.obsolete.append(name) }
+            }
         }
     }
 
@@ -288,9 +314,17 @@ struct SQLiteSaveWriter {
         do {
             if case .composite = codec.unwrappedCodec {
                 values += try codec.encodeColumns(value)
+            } else if property.usesExternalStorage, let external = store.external,
+                let data = unwrappedValue(value) as? Data, data.count >= ExternalDataStore.threshold
+            {
+                let name = try external.write(data)
+                files.written.append(name)
+                values.append(.text(ExternalDataStore.prefix + name))
             } else {
                 values.append(try codec.encode(value))
             }
+        } catch let error as SwiftDataError {
+            throw error
         } catch {
             throw SwiftDataError(
                 .modelValidationFailure,

@@ -11,6 +11,8 @@ final class SQLiteStore: Sendable {
     let entities: [Schema.Entity]
     let layouts: [String: SQLiteTableLayout]
     let pool: SQLiteConnectionPool
+    /// Where large `.externalStorage` values live; nil for a store in memory.
+    let external: ExternalDataStore?
 
     /// The name of the table that records the store's identity and schema.
     static let metadataTable = "_swiftdata_metadata"
@@ -28,6 +30,7 @@ final class SQLiteStore: Sendable {
         self.layouts = layouts
 
         let path: String
+        external = configuration.isStoredInMemoryOnly ? nil : ExternalDataStore(storeURL: configuration.url)
         if configuration.isStoredInMemoryOnly {
             path = ":memory:"
         } else {
@@ -95,7 +98,25 @@ final class SQLiteStore: Sendable {
         }
         if configuration.allowsSave && !configuration.isStoredInMemoryOnly {
             try pool.writer.execute("PRAGMA journal_mode = WAL")
+            try removeOrphanedExternalFiles()
         }
+    }
+
+    /// Removes external-storage files that no row refers to: left by a crash after a save wrote them and before
+    /// it committed, or after it committed and before it removed the files it replaced.
+    private func removeOrphanedExternalFiles() throws {
+        guard let external else { return }
+        var referenced: Set<String> = []
+        for entity in entities {
+            for property in entity.storedProperties where property.usesExternalStorage {
+                let sql =
+                    "SELECT \(quoted(property.name)) FROM \(quoted(entity.tableName)) WHERE typeof(\(quoted(property.name))) = 'text'"
+                for row in try pool.writer.statement(sql).rows() {
+                    if let name = ExternalDataStore.fileName(in: row[0]) { referenced.insert(name) }
+                }
+            }
+        }
+        external.removeOrphans(referenced: referenced)
     }
 
     /// A store over a migration's connection, whose tables exist already, for the contexts a custom stage runs.
@@ -111,6 +132,7 @@ final class SQLiteStore: Sendable {
         self.layouts = layouts
         self.identifier = identifier
         self.pool = SQLiteConnectionPool(sharing: connection)
+        self.external = configuration.isStoredInMemoryOnly ? nil : ExternalDataStore(storeURL: configuration.url)
     }
 
     // MARK: - Opening
