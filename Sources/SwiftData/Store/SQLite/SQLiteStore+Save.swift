@@ -74,11 +74,17 @@ struct SQLiteSaveWriter {
             }
             written.insert(rowKey)
             try writeJoinRows(storage, key: key, slots: nil)
+            try SpotlightIndex(entity: storage.entity)?.write(storage, key: key, connection: connection)
         }
         for storage in changes.updated {
             guard let key = storage.identifier.primaryKey else { continue }
             try update(storage, key: key, slots: storage.changedSlots)
             try writeJoinRows(storage, key: key, slots: storage.changedSlots)
+            if let spotlight = SpotlightIndex(entity: storage.entity),
+                spotlight.properties.contains(where: { storage.changedSlots.contains($0.index) })
+            {
+                try spotlight.write(storage, key: key, connection: connection)
+            }
         }
         var deletedKeys: [String: (entity: Schema.Entity, keys: [Int64])] = [:]
         for storage in changes.deleted {
@@ -225,6 +231,7 @@ struct SQLiteSaveWriter {
     /// with one statement per table whatever the number of rows.
     private func delete(_ keys: [Int64], of entity: Schema.Entity) throws {
         try noteReplacedExternalFiles(of: entity, keys: keys, slots: nil)
+        try SpotlightIndex(entity: entity)?.remove(keys, connection: connection)
         let keyList = ModelContext.keyList(keys)
         let inKeys = "IN (SELECT value FROM json_each(?1))"
         try connection.statement(

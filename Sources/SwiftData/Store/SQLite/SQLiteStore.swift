@@ -190,7 +190,11 @@ final class SQLiteStore: Sendable {
             guard let layout = layouts[entity.name] else { continue }
             let columns = layout.columns.map { "\($0.name) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")" }
             let unique = entity.uniquenessConstraints.map { "unique(\($0.joined(separator: ",")))" }
-            let indices = entity.indices.map { "index(\($0.joined(separator: ",")))" }
+            let indices =
+                entity.indices.map { "index(\($0.joined(separator: ",")))" }
+                + (SpotlightIndex(entity: entity).map {
+                    ["spotlight(\($0.properties.map(\.name).joined(separator: ",")))"]
+                } ?? [])
             lines.append("\(layout.tableName)(\((columns + unique + indices).joined(separator: ", ")))")
             for table in joinTables(of: entity) { lines.append("\(table)(owner, target)") }
         }
@@ -272,6 +276,9 @@ final class SQLiteStore: Sendable {
             try connection.inTransaction {
                 for entity in entities {
                     try connection.execute("DELETE FROM \(quoted(entity.tableName))")
+                    if let spotlight = SpotlightIndex(entity: entity) {
+                        try connection.execute("DELETE FROM \(quoted(spotlight.tableName))")
+                    }
                     for table in Self.joinTables(of: entity) { try connection.execute("DELETE FROM \(quoted(table))") }
                 }
             }

@@ -106,6 +106,11 @@ struct SQLiteTableLayout: Sendable {
             let columnList = constraint.map(quoted).joined(separator: ", ")
             statements.append("CREATE UNIQUE INDEX \(quoted(name)) ON \(quoted(tableName)) (\(columnList))")
         }
+        if let spotlight = SpotlightIndex(entity: entity) {
+            statements.append("DROP TABLE IF EXISTS \(quoted(spotlight.tableName))")
+            statements.append(spotlight.createSQL)
+            statements.append(spotlight.fillSQL)
+        }
         return statements
     }
 }
