@@ -33,24 +33,29 @@ protocol ComposablePredicateBody {
 
 extension Predicate: ComposablePredicateBody {
     func translateBody(into state: inout PredicateTranslation, arguments: [SQLFragment]) throws -> SQLFragment {
-        var index = 0
-        for variable in repeat each self.variable {
-            guard index < arguments.count else { throw UnsupportedPredicateNode(reason: "missing predicate argument") }
-            state.bindVariable(variable.key, to: arguments[index])
-            index += 1
-        }
+        try state.bindArguments(arguments, to: repeat each self.variable)
         return try state.translate(expression)
     }
 }
 
 extension Expression: ComposablePredicateBody {
     func translateBody(into state: inout PredicateTranslation, arguments: [SQLFragment]) throws -> SQLFragment {
+        try state.bindArguments(arguments, to: repeat each self.variable)
+        return try state.translate(expression)
+    }
+}
+
+extension PredicateTranslation {
+    /// Binds a composed body's variables, in order, to what the arguments stand for.
+    mutating func bindArguments<each Input>(
+        _ arguments: [SQLFragment],
+        to variables: repeat PredicateExpressions.Variable<each Input>
+    ) throws {
         var index = 0
-        for variable in repeat each self.variable {
-            guard index < arguments.count else { throw UnsupportedPredicateNode(reason: "missing expression argument") }
-            state.bindVariable(variable.key, to: arguments[index])
+        for variable in repeat each variables {
+            guard index < arguments.count else { throw UnsupportedPredicateNode(reason: "missing argument") }
+            bindVariable(variable.key, to: arguments[index])
             index += 1
         }
-        return try state.translate(expression)
     }
 }

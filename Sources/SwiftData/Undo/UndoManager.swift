@@ -134,10 +134,7 @@
             precondition(openGroups.isEmpty, "undo() with an open undo group")
             guard let group = undoStack.popLast() else { return }
             isUndoing = true
-            beginUndoGrouping()
-            run(group)
-            setActionName(group.actionName)
-            endUndoGrouping()
+            replay(group)
             isUndoing = false
         }
 
@@ -146,11 +143,16 @@
             precondition(openGroups.isEmpty, "redo() with an open undo group")
             guard let group = redoStack.popLast() else { return }
             isRedoing = true
+            replay(group)
+            isRedoing = false
+        }
+
+        /// Runs a group's actions inside a new group, which `isUndoing`/`isRedoing` send to the right stack.
+        private func replay(_ group: Group) {
             beginUndoGrouping()
             run(group)
             setActionName(group.actionName)
             endUndoGrouping()
-            isRedoing = false
         }
 
         /// The name of the group `undo()` would undo.

@@ -85,7 +85,7 @@ final class User {
         let user = User(email: "e@f.g", name: "Eeva")
         context.insert(user)
         try context.save()
-        let changed = observesModel({ _ = user.draftNote }) { user.draftNote = "typing…" }
+        let changed = observesChange({ _ = user.draftNote }) { user.draftNote = "typing…" }
         #expect(changed)
         #expect(user.hasChanges)
         #expect(context.hasChanges)
@@ -100,13 +100,4 @@ final class User {
         #expect(entity.attributesByName["secret"]?.options == [.allowsCloudEncryption])
         #expect(entity.attributesByName["website"]?.isTransformable == true)
     }
-}
-
-/// Whether reading `read` under observation sees `change`.
-func observesModel(_ read: () -> Void, when change: () -> Void) -> Bool {
-    nonisolated(unsafe) var changed = false
-    // Safe: onChange runs synchronously on this thread, during `change`.
-    withObservationTracking(read) { changed = true }
-    change()
-    return changed
 }

@@ -2,15 +2,6 @@ import Foundation
 import SwiftData
 import Testing
 
-/// Runs `change` and reports whether reading `read` inside observation tracking saw a change.
-func observesChange(_ read: () -> Void, when change: () throws -> Void) rethrows -> Bool {
-    nonisolated(unsafe) var changed = false
-    // Safe: onChange runs synchronously on this thread, during `change`.
-    withObservationTracking(read) { changed = true }
-    try change()
-    return changed
-}
-
 @Suite struct PropagationTests {
     @Test func registeredModelsTakeOtherContextsSavedValuesAndNotifyObservers() throws {
         let container = try makeInMemoryContainer(Trip.self)

@@ -36,19 +36,6 @@ final class Visit {
     }
 }
 
-/// The column names of a table, read with the sqlite3 tool.
-func columnNames(_ url: URL, table: String) throws -> [String] {
-    let process = Process()
-    let pipe = Pipe()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sqlite3", url.path, "SELECT name FROM pragma_table_info('\(table)')"]
-    process.standardOutput = pipe
-    try process.run()
-    process.waitUntilExit()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    return output.split(separator: "\n").map(String.init)
-}
-
 @Suite struct CompositeAttributeTests {
     @Test func codableStructsAreFlattenedIntoOneColumnPerLeaf() throws {
         let directory = try TemporaryDirectory()

@@ -34,19 +34,6 @@ final class Holder {
     init(name: String) { self.name = name }
 }
 
-/// The rows of a query, read with the sqlite3 tool.
-func sqliteRows(_ url: URL, _ sql: String) throws -> [String] {
-    let process = Process()
-    let pipe = Pipe()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sqlite3", url.path, sql]
-    process.standardOutput = pipe
-    try process.run()
-    process.waitUntilExit()
-    return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .split(separator: "\n").map(String.init)
-}
-
 @Suite struct ConstraintTests {
     @Test func compoundUniqueConstraintsUpsertOnTheWholeGroup() throws {
         let directory = try TemporaryDirectory()

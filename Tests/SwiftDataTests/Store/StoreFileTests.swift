@@ -13,16 +13,6 @@ final class Gadget {
     }
 }
 
-/// Runs SQL on a store file directly through the sqlite3 command-line tool, to set up situations a user cannot.
-func runSQLite(_ url: URL, _ sql: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sqlite3", url.path, sql]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-}
-
 @Suite struct StoreFileTests {
     @Test func failedSaveWritesNothingAndKeepsPendingChanges() throws {
         let directory = try TemporaryDirectory()
