@@ -20,7 +20,7 @@
     conformances: Observable, PersistentModel, Sendable,
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init),
     named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation),
-    named(_$swiftDataWithMutation)
+    named(_$swiftDataWithMutation), named(_$swiftDataFlushPending), named(_SwiftDataRoot)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: Observable, PersistentModel, Sendable)

@@ -44,10 +44,31 @@ extension ModelMacro: MemberMacro {
                 + "    } else "
         }.joined()
 
-        return [
+        if classDecl.isModelSubclass {
+            return subclassMembers(
+                typeName: typeName,
+                access: access,
+                metadataBody: metadataBody,
+                persisted: persisted,
+                mutationBranches: mutationBranches
+            )
+        }
+        // A class that can be subclassed shares its backing data and registrar with its `@Model` subclasses, and
+        // lets them extend its schema metadata.
+        let isFinal = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+        let storageAccess = isFinal ? "private " : ""
+        let typeMember = isFinal ? "static" : "class"
+        let rootAlias: [DeclSyntax] =
+            isFinal
+            ? []
+            : [
+                "typealias _SwiftDataRoot = \(raw: typeName)",
+                "\(raw: access)func _$swiftDataFlushPending() {\n}",
+            ]
+        return rootAlias + [
             """
             @Transient
-            private var _$backingData: any SwiftData.BackingData<\(raw: typeName)> = \(raw: typeName).createBackingData()
+            \(raw: storageAccess)var _$backingData: any SwiftData.BackingData<\(raw: typeName)> = \(raw: typeName).createBackingData()
             """,
             """
             \(raw: access)var persistentBackingData: any SwiftData.BackingData<\(raw: typeName)> {
@@ -60,7 +81,7 @@ extension ModelMacro: MemberMacro {
             }
             """,
             """
-            \(raw: access)static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+            \(raw: access)\(raw: typeMember) var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
                 return \(raw: metadataBody)
             }
             """,
@@ -71,7 +92,7 @@ extension ModelMacro: MemberMacro {
             """,
             """
             @Transient
-            private let _$observationRegistrar = Observation.ObservationRegistrar()
+            \(raw: storageAccess)let _$observationRegistrar = Observation.ObservationRegistrar()
             """,
             """
             internal nonisolated func access<_M>(keyPath: Swift.KeyPath<\(raw: typeName), _M>) {
@@ -95,6 +116,50 @@ extension ModelMacro: MemberMacro {
             """,
             """
             struct _SwiftDataNoType {
+            }
+            """,
+        ]
+    }
+
+    /// The members of a `@Model` subclass of a `@Model` class: it extends the superclass's schema metadata,
+    /// initializer and observation hook, and reuses its backing data and registrar.
+    static func subclassMembers(
+        typeName: String,
+        access: String,
+        metadataBody: String,
+        persisted: [PersistedProperty],
+        mutationBranches: String
+    ) -> [DeclSyntax] {
+        let pendingResets = persisted.map { "_\($0.name) = .none\n" }.joined()
+        // Written at the function body's indentation, since raw interpolation does not re-indent lines.
+        let flushes = persisted.map { property in
+            "if case .pending(let value) = _\(property.name) {\n"
+                + "        _\(property.name) = .none\n"
+                + "        SwiftData._setSubclassValue(_$backingData, forKey: \\\(typeName).\(property.name), to: value)\n"
+                + "    }\n"
+        }.joined()
+        return [
+            """
+            \(raw: access)override class var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+                return super.schemaMetadata + \(raw: metadataBody)
+            }
+            """,
+            """
+            \(raw: access)required init(backingData: any SwiftData.BackingData<_SwiftDataRoot>) {
+                \(raw: pendingResets)super.init(backingData: backingData)
+            }
+            """,
+            """
+            \(raw: access)override func _$swiftDataFlushPending() {
+                super._$swiftDataFlushPending()
+                \(raw: flushes)
+            }
+            """,
+            """
+            \(raw: access)override nonisolated func _$swiftDataWithMutation(of keyPath: Swift.AnyKeyPath, _ mutation: () -> Swift.Void) {
+                \(raw: mutationBranches){
+                    super._$swiftDataWithMutation(of: keyPath, mutation)
+                }
             }
             """,
         ]
@@ -213,7 +278,7 @@ extension ModelMacro: ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard let classDecl = declaration.as(ClassDeclSyntax.self) else { return [] }
+        guard let classDecl = declaration.as(ClassDeclSyntax.self), !classDecl.isModelSubclass else { return [] }
         let typeName = type.trimmedDescription
         let message =
             "PersistentModels are not Sendable, consider utilizing a ModelActor or use \(classDecl.name.trimmedText)'s "
@@ -262,7 +327,25 @@ struct PersistedProperty {
     }
 }
 
+/// Protocols a model class commonly lists first; any other first inherited type of an `@available` class is taken
+/// to be a `@Model` superclass.
+let knownProtocolNames: Set<String> = [
+    "Codable", "Decodable", "Encodable", "Identifiable", "Hashable", "Equatable", "Comparable", "Sendable",
+    "CustomStringConvertible", "CustomDebugStringConvertible", "Observable", "ObservableObject", "PersistentModel",
+    "SwiftData.PersistentModel", "AnyObject", "Error",
+]
+
 extension ClassDeclSyntax {
+    /// True for a `@Model` subclass of a `@Model` class. Like Apple's, such subclasses carry an `@available`
+    /// attribute (iOS 26 and later there); that, and a first inherited type that is not a well-known protocol,
+    /// tell them apart from model classes that only adopt protocols.
+    var isModelSubclass: Bool {
+        guard attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "available" }),
+            let first = inheritanceClause?.inheritedTypes.first?.type.trimmedDescription
+        else { return false }
+        return !knownProtocolNames.contains(first)
+    }
+
     var isPublicOrOpen: Bool {
         modifiers.contains { $0.name.tokenKind == .keyword(.public) || $0.name.tokenKind == .keyword(.open) }
     }

@@ -20,6 +20,37 @@ extension PersistedPropertyMacro: AccessorMacro {
         guard let variable = declaration.as(VariableDeclSyntax.self), let name = variable.singleIdentifier else {
             return []
         }
+        // In a `@Model` subclass, the backing data belongs to the superclass and does not exist yet while the
+        // subclass's initializer assigns its own properties (before `super.init`). Those values wait in the peer
+        // `_name` until `_$swiftDataFlushPending()` moves them into the backing data.
+        if let subclass = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first,
+            subclass.isModelSubclass
+        {
+            let keyPath = "\\\(subclass.name.trimmedDescription).\(name)"
+            return [
+                """
+                @storageRestrictions(initializes: _\(raw: name))
+                init(initialValue) {
+                    _\(raw: name) = .pending(initialValue)
+                }
+                """,
+                """
+                get {
+                    _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+                    _$swiftDataFlushPending()
+                    return SwiftData._subclassValue(_$backingData, forKey: \(raw: keyPath))
+                }
+                """,
+                """
+                set {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                        _$swiftDataFlushPending()
+                        SwiftData._setSubclassValue(_$backingData, forKey: \(raw: keyPath), to: newValue)
+                    }
+                }
+                """,
+            ]
+        }
         // Attributes stored through a value transformer may hold values that are not Codable.
         let isTransformable =
             variable.attribute(named: "Attribute")?.arguments?.trimmedDescription.contains("transformable") ?? false
@@ -60,6 +91,16 @@ extension PersistedPropertyMacro: PeerMacro {
     ) throws -> [DeclSyntax] {
         guard let variable = declaration.as(VariableDeclSyntax.self), let name = variable.singleIdentifier else {
             return []
+        }
+        if let subclass = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first,
+            subclass.isModelSubclass, let type = variable.declaredType
+        {
+            return [
+                """
+                @Transient
+                private var _\(raw: name): SwiftData._PendingValue<\(raw: type.trimmedDescription)>
+                """
+            ]
         }
         return [
             """

@@ -12,7 +12,9 @@ class ModelStorage {
     /// An attribute a fetch with `propertiesToFetch` left out; it loads on first access.
     struct NotFetched {}
 
-    let entity: Schema.Entity
+    /// The entity of the model; a new instance of a `@Model` subclass starts with its root class's and switches
+    /// to its own (see `adoptEntity(_:)`).
+    final var entity: Schema.Entity
     /// One slot per persisted property, in `entity.properties` order.
     final var values: [Any]
     final var identifier: PersistentIdentifier
@@ -49,6 +51,10 @@ class ModelStorage {
     final func bind(_ model: any PersistentModel) {
         guard self.model == nil else { return }
         self.model = model
+        if type(of: model) != entity.modelType {
+            adoptEntity(EntityRegistry.shared.entity(forType: type(of: model)))
+        }
+        model._$swiftDataFlushPending()
         let pending = slotsAwaitingInverse
         slotsAwaitingInverse = []
         for index in pending {

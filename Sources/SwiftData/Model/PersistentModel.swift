@@ -15,6 +15,9 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// Runs a change SwiftData makes to a property (refreshing it from the store, or updating an inverse
     /// relationship) inside Observation's `withMutation`, so observers see it. `@Model` writes this.
     func _$swiftDataWithMutation(of keyPath: AnyKeyPath, _ mutation: () -> Void)
+    /// Moves property values a `@Model` subclass's initializer assigned before its backing data existed into the
+    /// backing data. `@Model` writes this for classes that can be subclassed; don't write it yourself.
+    func _$swiftDataFlushPending()
 }
 
 extension PersistentModel {
@@ -22,6 +25,9 @@ extension PersistentModel {
     public static var _$swiftDataUniquenessConstraints: [[AnyKeyPath]] { [] }
     /// No `#Index` indexes.
     public static var _$swiftDataIndices: [[AnyKeyPath]] { [] }
+
+    /// Nothing waits, for final model classes.
+    public func _$swiftDataFlushPending() {}
 
     /// Runs the change without notifying observers, for models that `@Model` did not expand.
     public func _$swiftDataWithMutation(of keyPath: AnyKeyPath, _ mutation: () -> Void) { mutation() }

@@ -10,6 +10,9 @@ final class EntityRegistry: Sendable {
     /// no lock. Superseded snapshots are kept alive: there is one per batch of new model types.
     private let snapshot = Atomic<UInt>(0)
 
+    /// Every entity built so far.
+    var knownEntities: [Schema.Entity] { entities.withLock { Array($0.values) } }
+
     func entity<Model: PersistentModel>(for modelType: Model.Type) -> Schema.Entity {
         entity(forType: modelType)
     }

@@ -32,11 +32,13 @@ extension Schema {
         /// Groups of property names that are indexed together, as `#Index` declares them.
         public let indices: [[String]]
         /// The entity this entity inherits from, if any.
-        public var superentity: Entity? { nil }
+        public var superentity: Entity? { superentityType.map { EntityRegistry.shared.entity(forType: $0) } }
         /// The name of the entity this entity inherits from, if any.
         public var superentityName: String? { superentity?.name }
-        /// The entities that inherit from this one.
-        public var subentities: Set<Entity> { [] }
+        /// The entities that inherit directly from this one, among the model types SwiftData has seen.
+        public var subentities: Set<Entity> {
+            Set(EntityRegistry.shared.knownEntities.filter { $0.superentityType.map(ObjectIdentifier.init) == ObjectIdentifier(modelType) })
+        }
 
         /// The entity's name and properties.
         public var description: String { "Entity(\(name), properties: \(storedProperties.map(\.name)))" }
@@ -81,12 +83,37 @@ extension Schema {
                 properties.filter { $0.schemaProperty.isUnique }.map { [$0.name] }
                 + modelType._$swiftDataUniquenessConstraints.map(names).filter { !$0.isEmpty }
             self.indices = modelType._$swiftDataIndices.map(names).filter { !$0.isEmpty }
-            self.modelFactory = { entity, identifier, values in
-                let storage = DefaultBackingData<Model>(entity: entity, identifier: identifier, values: values)
-                let model = Model(backingData: storage)
+            self.modelFactory = Self.factory(root: rootModelType(of: modelType))
+            self.superentityType = superModelType(of: modelType)
+        }
+
+        /// Makes models of an entity: the backing data is typed by the root model class, and the root's
+        /// `init(backingData:)` dispatches to the entity's class (a subclass overrides it).
+        private static func factory<Root: PersistentModel>(root: Root.Type)
+            -> (Entity, PersistentIdentifier, [Any]) -> any PersistentModel
+        {
+            { entity, identifier, values in
+                let storage = DefaultBackingData<Root>(entity: entity, identifier: identifier, values: values)
+                let concrete = entity.modelType as? Root.Type ?? Root.self
+                let model = concrete.init(backingData: storage)
                 storage.bind(model)
                 return model
             }
+        }
+
+        /// The model class this entity's class inherits from, if it is a model.
+        let superentityType: (any PersistentModel.Type)?
+
+        /// The entity at the top of this entity's inheritance chain.
+        var rootEntity: Entity {
+            var current = self
+            while let parent = current.superentity { current = parent }
+            return current
+        }
+
+        /// This entity and every entity below it that the registry knows, as entity names.
+        var hierarchyNames: [String] {
+            [name] + subentities.flatMap(\.hierarchyNames)
         }
 
         /// Problems found while resolving relationships (ambiguous inverses); a container refuses such a schema.
@@ -117,8 +144,8 @@ extension Schema {
         /// The property with a given name.
         func property(named name: String) -> Property? { indexByName[name].map { storedProperties[$0] } }
 
-        /// The table that stores this entity.
-        var tableName: String { name }
+        /// The table that stores this entity: one table per inheritance hierarchy, named after its root.
+        var tableName: String { superentityType == nil ? name : rootEntity.name }
     }
 }
 
