@@ -100,9 +100,17 @@ extension ModelContext {
 
     /// The registered model for a row, refreshed with the row's values when it has no unsaved changes, or a new
     /// model registered with this context.
-    func materialize(_ row: FetchedRow, entity: Schema.Entity, store: SQLiteStore) throws -> any PersistentModel {
+    func materialize(_ row: FetchedRow, entity fetched: Schema.Entity, store: SQLiteStore) throws -> any PersistentModel {
+        var entity = fetched
+        var layout = store.layouts[entity.name]!
+        // In a hierarchy's shared table, the type column says which class the row is.
+        if let position = layout.typeColumnPosition, case .text(let name) = row.values[position], name != entity.name,
+            let concrete = store.entities.first(where: { $0.name == name }), let concreteLayout = store.layouts[name]
+        {
+            entity = concrete
+            layout = concreteLayout
+        }
         let identifier = store.identifier(entityName: entity.name, primaryKey: row.primaryKey)
-        let layout = store.layouts[entity.name]!
         if let existing = registered[identifier]?.model {
             let storage = existing.storage
             if !storage.hasChanges && !storage.isDeleted {

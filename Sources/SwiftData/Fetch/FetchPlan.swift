@@ -59,7 +59,14 @@ struct FetchPlan<T: PersistentModel> {
     private var runsInSQL: Bool { predicateInSQL && orderBy != nil && !includesPending }
 
     private var baseQuery: SQLQuery {
-        SQLQuery(whereClause: whereClause?.sql, bindings: whereClause?.bindings ?? [])
+        var query = SQLQuery(whereClause: whereClause?.sql, bindings: whereClause?.bindings ?? [])
+        // A subclass's rows share its root's table: keep the rows of the subclass and of its own subclasses.
+        if entity.superentityType != nil {
+            let names = entity.hierarchyNames.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
+            let filter = "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))"
+            query.whereClause = query.whereClause.map { "(\($0)) AND \(filter)" } ?? filter
+        }
+        return query
     }
 
     // MARK: - Results

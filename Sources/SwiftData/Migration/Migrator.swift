@@ -19,6 +19,14 @@ struct Migrator {
 
     /// Runs the migration and records the new schema in the store's metadata.
     func migrate(version: Schema.Version, schemaText: String) throws {
+        if entities.contains(where: { $0.tableName != $0.name }) || stored.entities.contains(where: { stored in
+            stored.columns.contains { $0.name == SQLiteTableLayout.typeColumn }
+        }) {
+            throw SwiftDataError(
+                .loadIssueModelContainer,
+                "the store at \(path) holds or needs a model class hierarchy; migrating hierarchies is not supported yet"
+            )
+        }
         try connection.inTransaction {
             var current = stored
             if let plan { current = try runStages(of: plan, from: current) }
@@ -181,9 +189,7 @@ struct Migrator {
     }
 
     static func layouts(of schema: Schema) throws -> [String: SQLiteTableLayout] {
-        var layouts: [String: SQLiteTableLayout] = [:]
-        for entity in schema.entities { layouts[entity.name] = try SQLiteTableLayout(entity: entity) }
-        return layouts
+        try SQLiteStore.layouts(of: schema.entities)
     }
 
     static func version(_ text: String) -> Schema.Version? {

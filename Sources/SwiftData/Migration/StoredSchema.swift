@@ -34,11 +34,12 @@ struct StoredSchema: Codable, Equatable, Sendable {
     init(entities: [Schema.Entity], layouts: [String: SQLiteTableLayout], version: Schema.Version) {
         self.version = version.description
         self.entities = entities.compactMap { entity in
-            guard let layout = layouts[entity.name] else { return nil }
+            // One entry per table: a hierarchy is described by its root, whose layout holds every column.
+            guard entity.tableName == entity.name, let layout = layouts[entity.name] else { return nil }
             let columns = layout.columns.map {
                 Column(
                     name: $0.name,
-                    property: entity.storedProperties[$0.propertyIndex].name,
+                    property: $0.propertyIndex >= 0 ? entity.storedProperties[$0.propertyIndex].name : $0.name,
                     sqlType: $0.sqlType,
                     isNullable: $0.isNullable,
                     isForeignKey: $0.isForeignKey

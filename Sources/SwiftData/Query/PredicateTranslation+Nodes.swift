@@ -214,6 +214,12 @@ extension PredicateExpressions.OptionalFlatMap: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         switch try state.translate(wrapped) {
         case .model(let reference):
+            if let condition = reference.typeCondition {
+                // `($0 as? Subclass)?.property`: the row itself, when it is of the subclass.
+                state.bindVariable(variable.key, to: .model(reference))
+                let body = try state.scalar(transform)
+                return .scalar("(CASE WHEN \(condition) THEN \(body) ELSE NULL END)")
+            }
             guard let join = reference.join else {
                 throw UnsupportedPredicateNode(reason: "optional chaining on the fetched model")
             }
@@ -283,5 +289,33 @@ extension ValueCodec {
     var unwrappedCodec: ValueCodec {
         if case .optional(let wrapped, _, _) = self { return wrapped.unwrappedCodec }
         return self
+    }
+}
+
+// MARK: - Classes
+
+extension PredicateExpressions.TypeCheck: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        guard case .model(let reference) = try state.translate(input) else {
+            throw UnsupportedPredicateNode(reason: "type checks on values run in memory")
+        }
+        return .scalar(try state.isInstance(reference, of: Desired.self))
+    }
+}
+
+extension PredicateExpressions.ConditionalCast: SQLTranslatable {
+    func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
+        guard case .model(let reference) = try state.translate(input),
+            let desiredType = Desired.self as? any PersistentModel.Type
+        else {
+            throw UnsupportedPredicateNode(reason: "casts of values run in memory")
+        }
+        var narrowed = ModelReference(
+            entity: EntityRegistry.shared.entity(forType: desiredType),
+            qualifier: reference.qualifier,
+            join: reference.join
+        )
+        narrowed.typeCondition = try state.isInstance(reference, of: Desired.self)
+        return .model(narrowed)
     }
 }

@@ -31,6 +31,8 @@ struct ModelReference {
     let qualifier: String?
     /// The condition that selects the related row, given the alias of its table.
     let join: ((String) -> String)?
+    /// For a model narrowed by `as?`, the SQL condition that the row is of that class.
+    var typeCondition: String? = nil
 }
 
 /// The models of a to-many relationship: an entity and the condition that selects its member rows.
@@ -126,7 +128,12 @@ struct PredicateTranslation {
 
     /// The value of one column of a model: qualified for the fetched row, a scalar subquery for a related one.
     mutating func column(_ name: String, of reference: ModelReference) -> String {
-        if let qualifier = reference.qualifier { return "\(qualifier).\(quoted(name))" }
+        if let qualifier = reference.qualifier {
+            let column = "\(qualifier).\(quoted(name))"
+            // A model narrowed by `as?` is nil when the row is of another class.
+            guard let condition = reference.typeCondition else { return column }
+            return "(CASE WHEN \(condition) THEN \(column) ELSE NULL END)"
+        }
         let alias = makeAlias()
         return "(SELECT \(alias).\(quoted(name)) FROM \(quoted(reference.entity.tableName)) AS \(alias) "
             + "WHERE \(reference.join!(alias)))"
@@ -181,6 +188,23 @@ struct PredicateTranslation {
             }
             return .collection(CollectionReference(entity: destination, membership: membership))
         }
+    }
+
+    // MARK: - Classes
+
+    /// An SQL condition that a model is an instance of a model class (or of one of its subclasses).
+    func isInstance(_ reference: ModelReference, of desired: Any.Type) throws -> String {
+        guard let desiredType = desired as? any PersistentModel.Type else {
+            throw UnsupportedPredicateNode(reason: "a type check against \(desired), which is not a model")
+        }
+        let desiredEntity = EntityRegistry.shared.entity(forType: desiredType)
+        guard let qualifier = reference.qualifier else {
+            throw UnsupportedPredicateNode(reason: "type checks on related models run in memory")
+        }
+        guard desiredEntity.tableName == reference.entity.tableName else { return "0" }
+        guard try layout(of: reference.entity).typeColumnPosition != nil else { return "1" }
+        let names = desiredEntity.hierarchyNames.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
+        return "(\(qualifier).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", "))))"
     }
 
     // MARK: - Values

@@ -104,6 +104,9 @@ extension Schema {
         /// The model class this entity's class inherits from, if it is a model.
         let superentityType: (any PersistentModel.Type)?
 
+        /// How many model classes this entity's class inherits from.
+        var depth: Int { superentity.map { $0.depth + 1 } ?? 0 }
+
         /// The entity at the top of this entity's inheritance chain.
         var rootEntity: Entity {
             var current = self

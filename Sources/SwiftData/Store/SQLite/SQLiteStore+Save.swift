@@ -137,8 +137,9 @@ struct SQLiteSaveWriter {
     private var pendingUniqueValues: [PendingUniqueKey: Int64] = [:]
 
     private mutating func nextKey(for entity: Schema.Entity) throws -> Int64 {
-        if let next = nextKeys[entity.name] {
-            nextKeys[entity.name] = next + 1
+        // Keys are per table: the entities of a hierarchy share one.
+        if let next = nextKeys[entity.tableName] {
+            nextKeys[entity.tableName] = next + 1
             return next
         }
         let maxKey = try connection.statement(
@@ -149,7 +150,7 @@ struct SQLiteSaveWriter {
         var highest: Int64 = 0
         if case .integer(let value) = maxKey { highest = max(highest, value) }
         if case .integer(let value) = sequence { highest = max(highest, value) }
-        nextKeys[entity.name] = highest + 2
+        nextKeys[entity.tableName] = highest + 2
         return highest + 1
     }
 
@@ -239,7 +240,7 @@ struct SQLiteSaveWriter {
         ).execute([keyList])
         for other in store.entities {
             for property in other.storedProperties {
-                guard let info = property.relationshipInfo, info.destination === entity else { continue }
+                guard let info = property.relationshipInfo, info.destination.tableName == entity.tableName else { continue }
                 // `.noAction` on the deleted model's side leaves the other rows' references as they are.
                 if info.inverse?.relationshipInfo?.declaration.deleteRule == .noAction { continue }
                 switch info.storage {

@@ -25,8 +25,7 @@ final class SQLiteStore: Sendable {
     ) throws {
         self.configuration = configuration
         self.entities = entities
-        var layouts: [String: SQLiteTableLayout] = [:]
-        for entity in entities { layouts[entity.name] = try SQLiteTableLayout(entity: entity) }
+        let layouts = try Self.layouts(of: entities)
         self.layouts = layouts
 
         let path: String
@@ -135,6 +134,16 @@ final class SQLiteStore: Sendable {
         self.external = configuration.isStoredInMemoryOnly ? nil : ExternalDataStore(storeURL: configuration.url)
     }
 
+    /// The table layouts of a store's entities; the entities of an inheritance hierarchy share one table.
+    static func layouts(of entities: [Schema.Entity]) throws -> [String: SQLiteTableLayout] {
+        var layouts: [String: SQLiteTableLayout] = [:]
+        for entity in entities {
+            let hierarchy = entities.filter { $0 !== entity && $0.tableName == entity.tableName }
+            layouts[entity.name] = try SQLiteTableLayout(entity: entity, hierarchy: hierarchy)
+        }
+        return layouts
+    }
+
     // MARK: - Opening
 
     /// Refuses a file that exists, is not empty and does not start with SQLite's header, without writing to it.
@@ -186,7 +195,7 @@ final class SQLiteStore: Sendable {
     /// One line per table: its name and columns, in a canonical order.
     static func schemaDescription(entities: [Schema.Entity], layouts: [String: SQLiteTableLayout]) -> String {
         var lines: [String] = []
-        for entity in entities {
+        for entity in entities where entity.tableName == entity.name {
             guard let layout = layouts[entity.name] else { continue }
             let columns = layout.columns.map { "\($0.name) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")" }
             let unique = entity.uniquenessConstraints.map { "unique(\($0.joined(separator: ",")))" }
@@ -231,8 +240,11 @@ final class SQLiteStore: Sendable {
                 "CREATE TABLE \(quoted(metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)"
             )
             for entity in entities {
-                for statement in layouts[entity.name]!.createStatements(entity: entity) {
-                    try connection.execute(statement)
+                // A hierarchy's table is created with its root, and holds every member's columns.
+                if entity.tableName == entity.name {
+                    for statement in layouts[entity.name]!.createStatements(entity: entity) {
+                        try connection.execute(statement)
+                    }
                 }
                 for table in joinTables(of: entity) {
                     try connection.execute(

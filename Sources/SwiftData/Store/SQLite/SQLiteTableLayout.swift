@@ -26,7 +26,74 @@ struct SQLiteTableLayout: Sendable {
     /// The primary key column of every entity table.
     static let primaryKey = "_pk"
 
-    init(entity: Schema.Entity) throws {
+    /// The column that names each row's entity in a table shared by an inheritance hierarchy.
+    static let typeColumn = "_type"
+    /// The `propertyIndex` of a column that belongs to another entity of the hierarchy.
+    static let otherEntity = -1
+    /// The `propertyIndex` of the type column.
+    static let typeIndex = -2
+
+    /// The position of the type column, for tables shared by a hierarchy.
+    let typeColumnPosition: Int?
+
+    /// The layout of an entity's table. `hierarchy` lists the store's other entities of the same inheritance
+    /// hierarchy: they share one table, whose columns are the union of theirs (in the same order for every member)
+    /// plus a type column, and each member's layout maps only its own properties.
+    init(entity: Schema.Entity, hierarchy: [Schema.Entity] = []) throws {
+        var columns: [Column]
+        if hierarchy.isEmpty {
+            columns = try Self.ownColumns(of: entity)
+        } else {
+            let members = ([entity] + hierarchy).sorted { $0.depth < $1.depth || ($0.depth == $1.depth && $0.name < $1.name) }
+            columns = [Column(name: Self.typeColumn, propertyIndex: Self.typeIndex, sqlType: "TEXT", isNullable: false, isForeignKey: false)]
+            var seen: Set<String> = [Self.typeColumn]
+            for member in members {
+                for column in try Self.ownColumns(of: member) where seen.insert(column.name).inserted {
+                    let own = entity.property(named: member.storedProperties[column.propertyIndex].name)
+                    columns.append(
+                        Column(
+                            name: column.name,
+                            propertyIndex: own?.index ?? Self.otherEntity,
+                            sqlType: column.sqlType,
+                            isNullable: column.isNullable || member.superentityType != nil,
+                            isForeignKey: column.isForeignKey
+                        )
+                    )
+                }
+            }
+        }
+        self.tableName = entity.tableName
+        self.columns = columns
+        self.typeColumnPosition = columns.firstIndex { $0.propertyIndex == Self.typeIndex }
+        var ranges: [Int: Range<Int>] = [:]
+        for (position, column) in columns.enumerated() where column.propertyIndex >= 0 {
+            let start = ranges[column.propertyIndex]?.lowerBound ?? position
+            ranges[column.propertyIndex] = start..<(position + 1)
+        }
+        self.columnRangeByProperty = ranges
+        let propertyIndexes = ranges.keys.sorted { ranges[$0]!.lowerBound < ranges[$1]!.lowerBound }
+        self.propertyIndexes = propertyIndexes
+        let table = quoted(entity.tableName)
+        let key = quoted(Self.primaryKey)
+        let ownColumns = propertyIndexes.flatMap { columns[ranges[$0]!] }
+        var names = [key] + ownColumns.map { quoted($0.name) }
+        var placeholders = (1...names.count).map { "?\($0)" }
+        if typeColumnPosition != nil {
+            names.append(quoted(Self.typeColumn))
+            placeholders.append("'" + entity.name.replacingOccurrences(of: "'", with: "''") + "'")
+        }
+        self.insertSQL =
+            "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
+        func update(_ updated: [Column]) -> String {
+            let assignments = updated.enumerated().map { "\(quoted($1.name)) = ?\($0 + 2)" }
+            return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?1"
+        }
+        self.updateAllSQL = ownColumns.isEmpty ? "" : update(ownColumns)
+        self.updateSQLByProperty = ranges.mapValues { update(Array(columns[$0])) }
+    }
+
+    /// The columns of an entity's own properties, in declaration order.
+    private static func ownColumns(of entity: Schema.Entity) throws -> [Column] {
         var columns: [Column] = []
         for property in entity.storedProperties {
             if let info = property.relationshipInfo {
@@ -58,26 +125,7 @@ struct SQLiteTableLayout: Sendable {
                 )
             }
         }
-        self.tableName = entity.tableName
-        self.columns = columns
-        var ranges: [Int: Range<Int>] = [:]
-        for (position, column) in columns.enumerated() {
-            let start = ranges[column.propertyIndex]?.lowerBound ?? position
-            ranges[column.propertyIndex] = start..<(position + 1)
-        }
-        self.columnRangeByProperty = ranges
-        self.propertyIndexes = ranges.keys.sorted { ranges[$0]!.lowerBound < ranges[$1]!.lowerBound }
-        let table = quoted(entity.tableName)
-        let key = quoted(Self.primaryKey)
-        let names = [key] + columns.map { quoted($0.name) }
-        let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
-        self.insertSQL = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
-        func update(_ range: Range<Int>) -> String {
-            let assignments = range.enumerated().map { "\(quoted(columns[$1].name)) = ?\($0 + 2)" }
-            return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?1"
-        }
-        self.updateAllSQL = columns.isEmpty ? "" : update(0..<columns.count)
-        self.updateSQLByProperty = ranges.mapValues(update)
+        return columns
     }
 
     /// `"_pk", "a", "b", …` for `SELECT`.
