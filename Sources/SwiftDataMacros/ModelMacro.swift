@@ -340,7 +340,9 @@ extension ClassDeclSyntax {
     /// attribute (iOS 26 and later there); that, and a first inherited type that is not a well-known protocol,
     /// tell them apart from model classes that only adopt protocols.
     var isModelSubclass: Bool {
-        guard attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "available" }),
+        guard
+            attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "available" }
+            ),
             let first = inheritanceClause?.inheritedTypes.first?.type.trimmedDescription
         else { return false }
         return !knownProtocolNames.contains(first)

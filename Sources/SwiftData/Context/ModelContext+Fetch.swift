@@ -100,7 +100,8 @@ extension ModelContext {
 
     /// The registered model for a row, refreshed with the row's values when it has no unsaved changes, or a new
     /// model registered with this context.
-    func materialize(_ row: FetchedRow, entity fetched: Schema.Entity, store: SQLiteStore) throws -> any PersistentModel {
+    func materialize(_ row: FetchedRow, entity fetched: Schema.Entity, store: SQLiteStore) throws -> any PersistentModel
+    {
         var entity = fetched
         var layout = store.layouts[entity.name]!
         // In a hierarchy's shared table, the type column says which class the row is.

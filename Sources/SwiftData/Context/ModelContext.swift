@@ -87,14 +87,15 @@ public final class ModelContext {
         scheduleAutosave()
     }
 
-    /// Deletes every model of a type that matches a predicate (all of them when `predicate` is nil).
+    /// Deletes every model of a type that matches a predicate (all of them when `predicate` is nil), including
+    /// instances of its `@Model` subclasses unless `includeSubclasses` is false.
     ///
     /// - Throws: `SwiftDataError.unsupportedPredicate` when the predicate cannot be evaluated.
     public func delete<T>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws
     where T: PersistentModel {
         var descriptor = FetchDescriptor<T>(predicate: predicate)
         descriptor.includePendingChanges = true
-        for match in try fetch(descriptor) { delete(match) }
+        for match in try fetch(descriptor) where includeSubclasses || type(of: match) == T.self { delete(match) }
     }
 
     // MARK: - Tracking Changes

@@ -63,7 +63,8 @@ struct FetchPlan<T: PersistentModel> {
         // A subclass's rows share its root's table: keep the rows of the subclass and of its own subclasses.
         if entity.superentityType != nil {
             let names = entity.hierarchyNames.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
-            let filter = "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))"
+            let filter =
+                "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))"
             query.whereClause = query.whereClause.map { "(\($0)) AND \(filter)" } ?? filter
         }
         return query
@@ -170,10 +171,10 @@ struct FetchPlan<T: PersistentModel> {
 
     /// Every model that matches, filtered and sorted in memory.
     private func candidatesInMemory() throws -> [T] {
-        var query = SQLQuery(
-            whereClause: includesPending ? nil : whereClause?.sql,
-            bindings: includesPending ? [] : whereClause?.bindings ?? []
-        )
+        // With pending changes, every row of the entity is a candidate: a changed model may match now.
+        var plan = self
+        if includesPending { plan.whereClause = nil }
+        var query = plan.baseQuery
         query.orderBy = quoted(SQLiteTableLayout.primaryKey)
         var models = try store.fetchRows(entity: entity, query: query).map {
             try context.materialize($0, entity: entity, store: store) as! T
@@ -208,7 +209,8 @@ struct FetchPlan<T: PersistentModel> {
 extension ModelContext {
     /// True when unsaved inserts, changes or deletions involve an entity.
     func hasPendingChanges(of entity: Schema.Entity) -> Bool {
-        let involved = { (model: any PersistentModel) in model.storage.entity === entity }
+        // The entities of a hierarchy share a table, and a fetch of one may return the others.
+        let involved = { (model: any PersistentModel) in model.storage.entity.tableName == entity.tableName }
         return inserted.models.contains(where: involved) || changed.models.contains(where: involved)
             || deleted.models.contains(where: involved)
     }

@@ -11,7 +11,9 @@ public enum _PendingValue<Value> {
 }
 
 /// The value of a `@Model` subclass's property.
-public func _subclassValue<Model, Root, Value>(_ backing: any BackingData<Model>, forKey key: KeyPath<Root, Value>) -> Value {
+public func _subclassValue<Model, Root, Value>(_ backing: any BackingData<Model>, forKey key: KeyPath<Root, Value>)
+    -> Value
+{
     let storage = ModelStorage.of(backing)
     return storage.value(at: storage.index(ofSubclassKeyPath: key, root: Root.self)) as! Value
 }

@@ -37,7 +37,10 @@ extension Schema {
         public var superentityName: String? { superentity?.name }
         /// The entities that inherit directly from this one, among the model types SwiftData has seen.
         public var subentities: Set<Entity> {
-            Set(EntityRegistry.shared.knownEntities.filter { $0.superentityType.map(ObjectIdentifier.init) == ObjectIdentifier(modelType) })
+            Set(
+                EntityRegistry.shared.knownEntities.filter {
+                    $0.superentityType.map(ObjectIdentifier.init) == ObjectIdentifier(modelType)
+                })
         }
 
         /// The entity's name and properties.

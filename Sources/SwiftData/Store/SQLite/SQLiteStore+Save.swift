@@ -240,7 +240,9 @@ struct SQLiteSaveWriter {
         ).execute([keyList])
         for other in store.entities {
             for property in other.storedProperties {
-                guard let info = property.relationshipInfo, info.destination.tableName == entity.tableName else { continue }
+                guard let info = property.relationshipInfo, info.destination.tableName == entity.tableName else {
+                    continue
+                }
                 // `.noAction` on the deleted model's side leaves the other rows' references as they are.
                 if info.inverse?.relationshipInfo?.declaration.deleteRule == .noAction { continue }
                 switch info.storage {

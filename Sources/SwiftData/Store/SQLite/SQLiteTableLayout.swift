@@ -44,8 +44,14 @@ struct SQLiteTableLayout: Sendable {
         if hierarchy.isEmpty {
             columns = try Self.ownColumns(of: entity)
         } else {
-            let members = ([entity] + hierarchy).sorted { $0.depth < $1.depth || ($0.depth == $1.depth && $0.name < $1.name) }
-            columns = [Column(name: Self.typeColumn, propertyIndex: Self.typeIndex, sqlType: "TEXT", isNullable: false, isForeignKey: false)]
+            let members = ([entity] + hierarchy).sorted {
+                $0.depth < $1.depth || ($0.depth == $1.depth && $0.name < $1.name)
+            }
+            columns = [
+                Column(
+                    name: Self.typeColumn, propertyIndex: Self.typeIndex, sqlType: "TEXT", isNullable: false,
+                    isForeignKey: false)
+            ]
             var seen: Set<String> = [Self.typeColumn]
             for member in members {
                 for column in try Self.ownColumns(of: member) where seen.insert(column.name).inserted {
