@@ -19,16 +19,6 @@ struct Migrator {
 
     /// Runs the migration and records the new schema in the store's metadata.
     func migrate(version: Schema.Version, schemaText: String) throws {
-        if entities.contains(where: { $0.tableName != $0.name })
-            || stored.entities.contains(where: { stored in
-                stored.columns.contains { $0.name == SQLiteTableLayout.typeColumn }
-            })
-        {
-            throw SwiftDataError(
-                .loadIssueModelContainer,
-                "the store at \(path) holds or needs a model class hierarchy; migrating hierarchies is not supported yet"
-            )
-        }
         try connection.inTransaction {
             var current = stored
             if let plan { current = try runStages(of: plan, from: current) }

@@ -19,6 +19,7 @@ struct TableRebuilder {
     /// The old entity each new entity takes its rows from: the same name or, when exactly one entity disappears
     /// and one appears and most of their columns match, the renamed one.
     var pairs: [String: StoredSchema.Entity] {
+        let entities = self.entities.filter { $0.tableName == $0.name }
         var result: [String: StoredSchema.Entity] = [:]
         for entity in entities {
             if let match = old.entity(named: entity.name) { result[entity.name] = match }
@@ -37,7 +38,8 @@ struct TableRebuilder {
     func rebuild() throws {
         let pairs = self.pairs
         try refuseRelationshipStorageChanges(pairs: pairs)
-        for entity in entities {
+        // One table per hierarchy: its root's layout holds every member's columns.
+        for entity in entities where entity.tableName == entity.name {
             guard let layout = layouts[entity.name] else { continue }
             if let source = pairs[entity.name] {
                 try rebuild(entity, layout: layout, from: source)
@@ -98,7 +100,16 @@ struct TableRebuilder {
         var bindings: [SQLiteValue] = []
 
         for column in layout.columns {
-            let property = entity.storedProperties[column.propertyIndex]
+            if column.propertyIndex == SQLiteTableLayout.typeIndex {
+                // The class of each row: kept, or the root's for a table that becomes a hierarchy's.
+                let literal = "'" + entity.name.replacingOccurrences(of: "'", with: "''") + "'"
+                let hadType = source.columns.contains { $0.name == SQLiteTableLayout.typeColumn }
+                definitions.append("\(quoted(column.name)) TEXT NOT NULL")
+                targets.append(quoted(column.name))
+                sources.append(hadType ? quoted(column.name) : literal)
+                continue
+            }
+            guard let property = owningProperty(of: column, in: entity) else { continue }
             let suffix = String(column.name.dropFirst(property.name.count))
             let originalName = property.schemaProperty.originalName + suffix
             let previous =
@@ -203,6 +214,20 @@ struct TableRebuilder {
         for table in oldTables.subtracting(kept) {
             try connection.execute("DROP TABLE IF EXISTS \(quoted(table))")
         }
+    }
+
+    /// The property a column stores: the entity's own, or that of the hierarchy member that declares it.
+    private func owningProperty(of column: SQLiteTableLayout.Column, in entity: Schema.Entity) -> Schema.Entity
+        .Property?
+    {
+        if column.propertyIndex >= 0 { return entity.storedProperties[column.propertyIndex] }
+        for member in entities where member.tableName == entity.tableName && member !== entity {
+            for property in member.storedProperties where column.name.hasPrefix(property.name) {
+                let suffix = column.name.dropFirst(property.name.count)
+                if suffix.isEmpty || suffix.hasPrefix(".") { return property }
+            }
+        }
+        return nil
     }
 
     private func defaultValue(of property: Schema.Entity.Property, column: SQLiteTableLayout.Column) throws
