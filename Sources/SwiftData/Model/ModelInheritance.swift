@@ -57,7 +57,9 @@ extension ModelStorage {
     func adoptEntity(_ subentity: Schema.Entity) {
         guard subentity !== entity, subentity.storedProperties.count >= entity.storedProperties.count else { return }
         let added = subentity.storedProperties.count - entity.storedProperties.count
-        if values.count == entity.storedProperties.count { values += Array(repeating: Unset(), count: added) }
+        if !values.isEmpty, values.count == entity.storedProperties.count {
+            values += Array(repeating: Unset(), count: added)
+        }
         if committedValues != nil { committedValues! += Array(repeating: Unset(), count: added) }
         entity = subentity
         if identifier.isTemporary { identifier = .temporary(entityName: subentity.name) }

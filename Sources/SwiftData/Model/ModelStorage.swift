@@ -30,9 +30,19 @@ class ModelStorage {
     final var slotsAwaitingInverse: [Int] = []
 
     init(entity: Schema.Entity) {
+        // The slots are allocated on first use: every model's class creates backing data as the initial value of
+        // `_$backingData`, and for fetched models `init(backingData:)` replaces it at once, unused.
         self.entity = entity
-        self.values = Array(repeating: Unset(), count: entity.storedProperties.count)
+        self.values = []
         self.identifier = .temporary(entityName: entity.name)
+    }
+
+    /// Allocates the slots of backing data that has not been used yet.
+    @inline(__always)
+    final func ensureSlots() {
+        if values.count != entity.storedProperties.count {
+            values += Array(repeating: Unset(), count: entity.storedProperties.count - values.count)
+        }
     }
 
     init(entity: Schema.Entity, identifier: PersistentIdentifier, values: [Any]) {
@@ -49,6 +59,7 @@ class ModelStorage {
 
     /// Records the model that owns this storage, and updates inverses assigned before it was known.
     final func bind(_ model: any PersistentModel) {
+        ensureSlots()
         guard self.model == nil else { return }
         self.model = model
         if type(of: model) != entity.modelType {
@@ -66,6 +77,7 @@ class ModelStorage {
 
     /// The value of a slot, loading a relationship that is not loaded yet.
     final func value(at index: Int) -> Any {
+        ensureSlots()
         let current = values[index]
         // The common case, a loaded value, is told apart from the markers by comparing metadata pointers, which
         // costs far less than a dynamic cast per marker.
@@ -117,6 +129,7 @@ class ModelStorage {
 
     /// Sets an attribute slot and records the change.
     final func setAttribute(at index: Int, to newValue: Any) {
+        ensureSlots()
         registerUndo(at: index)
         values[index] = newValue
         noteChange(at: index)
@@ -141,6 +154,7 @@ class ModelStorage {
 
     /// Sets a relationship slot, records the change, and keeps the other side consistent.
     final func setRelationship(at index: Int, to newValue: Any) {
+        ensureSlots()
         if !(values[index] is Unset) { registerUndo(at: index) }
         let oldValue = values[index] is Unset ? entity.storedProperties[index].emptyRelationshipValue : value(at: index)
         let normalized = entity.storedProperties[index].normalizedRelationshipValue(newValue)

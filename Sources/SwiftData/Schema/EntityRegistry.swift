@@ -1,36 +1,21 @@
-internal import Synchronization
-
 /// Builds each model type's `Schema.Entity` once per process, together with every entity reachable through its
 /// relationships, and resolves inverses and relationship storage before publishing them.
 final class EntityRegistry: Sendable {
     static let shared = EntityRegistry()
 
-    private let entities = Locked<[ObjectIdentifier: Schema.Entity]>([:])
-    /// A read-only copy of `entities`, republished after each change, so the lookup every new model makes needs
-    /// no lock. Superseded snapshots are kept alive: there is one per batch of new model types.
-    private let snapshot = Atomic<UInt>(0)
+    /// Entities by model type; the lookup every new model makes takes no lock.
+    private let entities = PublishedSnapshot<ObjectIdentifier, Schema.Entity>()
 
     /// Every entity built so far.
-    var knownEntities: [Schema.Entity] { entities.withLock { Array($0.values) } }
+    var knownEntities: [Schema.Entity] { entities.allValues }
 
     func entity<Model: PersistentModel>(for modelType: Model.Type) -> Schema.Entity {
         entity(forType: modelType)
     }
 
     func entity(forType modelType: any PersistentModel.Type) -> Schema.Entity {
-        let published = snapshot.load(ordering: .acquiring)
-        if published != 0,
-            let entity = Unmanaged<EntitySnapshot>.fromOpaque(UnsafeRawPointer(bitPattern: published)!)
-                .takeUnretainedValue().entities[ObjectIdentifier(modelType)]
-        {
-            return entity
-        }
-        return entities.withLock { known in
-            let entity = buildEntity(forType: modelType, known: &known)
-            let copy = Unmanaged.passRetained(EntitySnapshot(entities: known)).toOpaque()
-            snapshot.store(UInt(bitPattern: copy), ordering: .releasing)
-            return entity
-        }
+        if let entity = entities.value(for: ObjectIdentifier(modelType)) { return entity }
+        return entities.update { known in buildEntity(forType: modelType, known: &known) }
     }
 
     private func buildEntity(
@@ -58,12 +43,6 @@ final class EntityRegistry: Sendable {
             for entity in built { resolveStorage(of: entity) }
             return known[ObjectIdentifier(modelType)]!
         }
-    }
-
-    /// An immutable copy of the registry's entities.
-    private final class EntitySnapshot: Sendable {
-        let entities: [ObjectIdentifier: Schema.Entity]
-        init(entities: [ObjectIdentifier: Schema.Entity]) { self.entities = entities }
     }
 
     private func makeEntity<Model: PersistentModel>(_ modelType: Model.Type) -> Schema.Entity {

@@ -64,6 +64,8 @@ extension Schema {
         /// The key path objects in slot order. Key path literals are uniqued objects, so an identity scan over a
         /// handful of slots finds the accessor's key path faster than hashing it.
         private let keyPathObjects: [AnyKeyPath]
+        /// Slots by the identity of the key path objects accessors have used (they are kept alive by their sites).
+        private let slotsByKeyPathObject = PublishedSnapshot<ObjectIdentifier, (AnyKeyPath, Int)>()
         let indexByName: [String: Int]
         private let modelFactory: (Entity, PersistentIdentifier, [Any]) -> any PersistentModel
 
@@ -138,6 +140,14 @@ extension Schema {
         /// The slot index of a persisted property's key path.
         func index(of keyPath: AnyKeyPath) -> Int {
             for index in keyPathObjects.indices where keyPathObjects[index] === keyPath { return index }
+            // Each key path literal is one object per site: remember the objects accessors use, so later lookups
+            // compare pointers instead of hashing key paths.
+            if let (_, index) = slotsByKeyPathObject.value(for: ObjectIdentifier(keyPath)) { return index }
+            if let index = indexByKeyPath[keyPath] {
+                // The key path is kept with its slot, so its address cannot be reused by another key path.
+                slotsByKeyPathObject.update { $0[ObjectIdentifier(keyPath)] = (keyPath, index) }
+                return index
+            }
             guard let index = indexByKeyPath[keyPath] else {
                 preconditionFailure("\(keyPath) is not a persisted property of \(name)")
             }
