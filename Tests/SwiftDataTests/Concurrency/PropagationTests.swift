@@ -145,6 +145,9 @@ import Testing
         let container = try makeInMemoryContainer(Trip.self)
         let actor = AutosavingActor(modelContainer: container)
         await actor.insert(name: "A")
+        // The autosave runs on the actor's queue right after the job; the caller can resume before it, but the
+        // actor's next job always runs after it.
+        #expect(await actor.pendingChanges() == false)
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 1)
     }
 }
@@ -155,4 +158,6 @@ actor AutosavingActor {
         modelContext.autosaveEnabled = true
         modelContext.insert(Trip(name: name, destination: "x"))
     }
+
+    func pendingChanges() -> Bool { modelContext.hasChanges }
 }
