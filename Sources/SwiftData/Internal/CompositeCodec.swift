@@ -13,6 +13,9 @@ final class CompositeCodec: @unchecked Sendable {
         let path: [String]
         let codec: ValueCodec
         let isOptional: Bool
+        /// Values of the leaf's type the probe found: two different ones when the type has them, else one or
+        /// none. They let ``path(of:on:under:)`` build instances.
+        var samples: [Any] = []
         var name: String { path.joined(separator: ".") }
     }
 
@@ -47,6 +50,69 @@ final class CompositeCodec: @unchecked Sendable {
         }
     }
 
+    /// The leaf path, or the path of a nested structure, that a key path on the structure found at `prefix`
+    /// reads; nil when it reads something else (a computed property over several leaves, a JSON leaf).
+    ///
+    /// Key paths carry no names on Linux, so the answer is found by experiment: decode one instance with a sample
+    /// value in every leaf, then one per leaf with that leaf changed, and see which changes move the key path's
+    /// value.
+    func path<Structure: Decodable>(of keyPath: AnyKeyPath, on _: Structure.Type, under prefix: [String]) -> [String]? {
+        let candidates = leaves.filter { Array($0.path.prefix(prefix.count)) == prefix }
+        var base: [String: Any] = [:]
+        for leaf in candidates { base[leaf.name] = leaf.samples.first }
+        func read(_ values: [String: Any]) -> Any? {
+            guard let instance = try? Structure(from: FlatDecoder(values: values, path: prefix)) else { return nil }
+            return instance[keyPath: keyPath]
+        }
+        guard let reference = read(base) else { return nil }
+        var variations: [[String: Any]] = [base]
+        var dependent: [Leaf] = []
+        for leaf in candidates where leaf.samples.count > 1 {
+            var changed = base
+            changed[leaf.name] = leaf.samples[1]
+            guard let value = read(changed) else { return nil }
+            if fingerprint(value) != fingerprint(reference) { dependent.append(leaf) }
+            variations.append(changed)
+        }
+        guard let first = dependent.first else { return nil }
+        // The leaves the key path depends on: one leaf, or exactly the leaves under one longer prefix.
+        var found = first.path
+        for leaf in dependent { while Array(leaf.path.prefix(found.count)) != found { found.removeLast() } }
+        guard found.count > prefix.count,
+            candidates.filter({ Array($0.path.prefix(found.count)) == found }).count == dependent.count
+        else { return nil }
+        // A computed property can depend on the same leaves yet read something else: the value must be the stored
+        // one in every variation.
+        let isLeaf = dependent.count == 1 && first.path == found
+        for values in variations {
+            guard let value = read(values) else { return nil }
+            let stored: Any?
+            if isLeaf {
+                stored = values[first.name]
+            } else if let nested = type(of: value) as? any Decodable.Type {
+                stored = try? nested.init(from: FlatDecoder(values: values, path: found))
+            } else {
+                stored = nil
+            }
+            guard let stored, fingerprint(stored) == fingerprint(value) else { return nil }
+        }
+        return found
+    }
+
+    /// A text equal for equal values, for comparing what a key path reads with what is stored. The samples differ
+    /// in their descriptions (dates by whole seconds), so a dump of every stored property tells them apart.
+    /// Optionals are unwrapped, since a stored leaf's value is not optional where the field is.
+    private func fingerprint(_ value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return "nil" }
+            return fingerprint(wrapped)
+        }
+        var text = ""
+        dump(value, to: &text)
+        return text
+    }
+
     /// The structure whose leaves have the given SQLite values.
     func decode(_ values: ArraySlice<SQLiteValue>) throws -> Any {
         var decoded: [String: Any] = [:]
@@ -65,35 +131,39 @@ private final class CompositeProbe {
 /// Raised by the probe when a type is not a plain structure.
 private struct NotComposite: Error {}
 
-/// A storable value of a leaf type, for the probe to hand back, or nil when the type is not a leaf.
-private func leafSample(_ type: Any.Type) -> (ValueCodec, Any)? {
+/// Storable values of a leaf type, the first for the probe to hand back, two different ones where the type has
+/// them; nil when the type is not a leaf.
+private func leafSamples(_ type: Any.Type) -> (ValueCodec, [Any])? {
     switch type {
-    case is String.Type: return (.string, "")
-    case is Bool.Type: return (.bool, false)
-    case is Double.Type: return (.double, 0.0)
-    case is Float.Type: return (.float, Float(0))
-    case is Date.Type: return (.date, Date(timeIntervalSinceReferenceDate: 0))
-    case is Data.Type: return (.data, Data())
-    case is URL.Type: return (.url, URL(fileURLWithPath: "/"))
-    case is UUID.Type: return (.uuid, UUID())
-    case is Decimal.Type: return (.decimal, Decimal(0))
+    case is String.Type: return (.string, ["", "a"])
+    case is Bool.Type: return (.bool, [false, true])
+    case is Double.Type: return (.double, [0.0, 1.5])
+    case is Float.Type: return (.float, [Float(0), Float(1.5)])
+    case is Date.Type:
+        return (.date, [Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: 1)])
+    case is Data.Type: return (.data, [Data(), Data([1])])
+    case is URL.Type: return (.url, [URL(fileURLWithPath: "/"), URL(fileURLWithPath: "/a")])
+    case is UUID.Type: return (.uuid, [UUID(), UUID()])
+    case is Decimal.Type: return (.decimal, [Decimal(0), Decimal(1)])
     default: break
     }
     if let integer = type as? any FixedWidthInteger.Type, let codec = ValueCodec.make(for: type) {
-        return (codec, integer.zero)
+        return (codec, [integer.zero, integer.one])
     }
     if let enumeration = type as? any (RawRepresentable & CaseIterable).Type, let codec = ValueCodec.make(for: type),
-        case .rawRepresentable = codec, let first = firstCase(enumeration)
+        case .rawRepresentable = codec
     {
-        return (codec, first)
+        let cases = firstCases(enumeration)
+        return cases.isEmpty ? nil : (codec, cases)
     }
     return nil
 }
 
-private func firstCase<E: CaseIterable>(_: E.Type) -> Any? { E.allCases.first }
+private func firstCases<E: CaseIterable>(_: E.Type) -> [Any] { E.allCases.prefix(2).map { $0 } }
 
 extension FixedWidthInteger {
     fileprivate static var zero: Self { 0 }
+    fileprivate static var one: Self { 1 }
 }
 
 // MARK: - Probing
@@ -122,9 +192,9 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let leafPath = path + [key.stringValue]
-        if let (codec, sample) = leafSample(T.self) {
-            probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: false))
-            return sample as! T
+        if let (codec, samples) = leafSamples(T.self) {
+            probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: false, samples: samples))
+            return samples[0] as! T
         }
         let recorded = probe.leaves.count
         if let nested = try? T(from: ProbeDecoder(probe: probe, path: leafPath)) { return nested }
@@ -132,14 +202,14 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         probe.leaves.removeSubrange(recorded...)
         guard let codable = T.self as? any Codable.Type, let codec = jsonCodec(codable), let sample = jsonSample(T.self)
         else { throw NotComposite() }
-        probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: false))
+        probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: false, samples: [sample]))
         return sample
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let leafPath = path + [key.stringValue]
-        if let (codec, _) = leafSample(T.self) {
-            probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: true))
+        if let (codec, samples) = leafSamples(T.self) {
+            probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: true, samples: samples))
         } else if let codable = T.self as? any Codable.Type, let codec = jsonCodec(codable) {
             probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: true))
         } else {
@@ -213,9 +283,9 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     /// Routes the primitive overloads through the generic `decode` without recursing into themselves.
     private func decode<T: Decodable>(_: Wrapper<T>.Type, _ key: Key) throws -> T {
         let leafPath = path + [key.stringValue]
-        guard let (codec, sample) = leafSample(T.self) else { throw NotComposite() }
-        probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: false))
-        return sample as! T
+        guard let (codec, samples) = leafSamples(T.self) else { throw NotComposite() }
+        probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: false, samples: samples))
+        return samples[0] as! T
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -383,7 +453,7 @@ private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
             }
             return typed
         }
-        if leafSample(T.self) != nil {
+        if leafSamples(T.self) != nil {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: [key], debugDescription: "column \(name(key)) is NULL"))
         }

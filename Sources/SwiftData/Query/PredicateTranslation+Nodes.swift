@@ -36,6 +36,27 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
                 return .scalar("(NOT EXISTS (SELECT 1 \(rows)))")
             }
             throw UnsupportedPredicateNode(reason: "\(keyPath) on a to-many relationship has no SQL form")
+        case .composite(let composite):
+            // A field of a composite attribute: a leaf is a column, a nested structure another composite.
+            guard let structure = Root.Output.self as? any Decodable.Type,
+                let path = Self.path(of: keyPath, in: composite, on: structure)
+            else {
+                throw UnsupportedPredicateNode(
+                    reason: "\(keyPath) does not read one stored field of \(composite.property.name)")
+            }
+            if composite.codec.leaves.contains(where: { $0.path == path }) {
+                let name = ([composite.property.name] + path).joined(separator: ".")
+                return .scalar(state.column(name, of: composite.model))
+            }
+            return .composite(
+                CompositeReference(
+                    model: composite.model,
+                    property: composite.property,
+                    codec: composite.codec,
+                    prefix: path,
+                    presenceColumn: composite.presenceColumn
+                )
+            )
         case .scalar(let value):
             if KnownKeyPaths.isRawValue(keyPath, on: Root.Output.self) { return .scalar(value) }
             if Root.Output.self == String.self {
@@ -44,6 +65,16 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
             }
             throw UnsupportedPredicateNode(reason: "key path \(keyPath) has no SQL form")
         }
+    }
+}
+
+extension PredicateExpressions.KeyPath {
+    fileprivate static func path<Structure: Decodable>(
+        of keyPath: AnyKeyPath,
+        in composite: CompositeReference,
+        on structure: Structure.Type
+    ) -> [String]? {
+        composite.codec.path(of: keyPath, on: structure, under: composite.prefix)
     }
 }
 
@@ -236,6 +267,15 @@ extension PredicateExpressions.OptionalFlatMap: SQLTranslatable {
             state.bindVariable(variable.key, to: .scalar(value))
             let body = try state.scalar(transform)
             return .scalar("(CASE WHEN \(value) IS NULL THEN NULL ELSE \(body) END)")
+        case .composite(let composite):
+            // `$0.address?.city`: the presence column says whether the optional structure is there.
+            guard let presence = composite.presenceColumn, composite.prefix.isEmpty else {
+                throw UnsupportedPredicateNode(reason: "optional chaining into a nested optional structure")
+            }
+            let present = state.column(presence, of: composite.model)
+            state.bindVariable(variable.key, to: .composite(composite))
+            let body = try state.scalar(transform)
+            return .scalar("(CASE WHEN \(present) IS NULL THEN NULL ELSE \(body) END)")
         case .collection:
             throw UnsupportedPredicateNode(reason: "optional chaining through a to-many relationship")
         }

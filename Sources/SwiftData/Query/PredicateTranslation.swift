@@ -21,6 +21,19 @@ enum SQLFragment {
     case model(ModelReference)
     /// The models of a to-many relationship.
     case collection(CollectionReference)
+    /// A composite attribute, or a structure nested in one, whose leaves are columns.
+    case composite(CompositeReference)
+}
+
+/// A composite attribute (a `Codable` structure stored one column per leaf) reached by a predicate, or a
+/// structure nested in it at `prefix`.
+struct CompositeReference {
+    let model: ModelReference
+    let property: Schema.Entity.Property
+    let codec: CompositeCodec
+    let prefix: [String]
+    /// The column that is NULL when an optional composite attribute is nil.
+    let presenceColumn: String?
 }
 
 /// A model a predicate reaches: the row being filtered (which has a table qualifier), or a related row found with
@@ -86,6 +99,7 @@ struct PredicateTranslation {
         case .scalar(let sql): return sql
         case .model(let reference): return primaryKey(of: reference)
         case .collection: throw UnsupportedPredicateNode(reason: "a to-many relationship is not a value")
+        case .composite: throw UnsupportedPredicateNode(reason: "whole structures are compared in memory")
         }
     }
 
@@ -153,6 +167,19 @@ struct PredicateTranslation {
         let property = entity.storedProperties[index]
         guard let info = property.relationshipInfo else {
             let layout = try layout(of: entity)
+            if case .composite(let codec)? = property.codec?.unwrappedCodec {
+                let isOptional: Bool
+                if case .optional? = property.codec { isOptional = true } else { isOptional = false }
+                return .composite(
+                    CompositeReference(
+                        model: reference,
+                        property: property,
+                        codec: codec,
+                        prefix: [],
+                        presenceColumn: isOptional ? property.name : nil
+                    )
+                )
+            }
             guard let range = layout.columnRangeByProperty[index], range.count == 1 else {
                 throw UnsupportedPredicateNode(reason: "\(entity.name).\(property.name) has no single column")
             }

@@ -44,4 +44,24 @@ import Testing
         _ = try context.fetch(FetchDescriptor<EveryType>(predicate: #Predicate { $0.list.contains("a") }))
         #expect(try lastSelect(container).hasSuffix(#"FROM "EveryType" ORDER BY "_pk""#))
     }
+
+    @Test func compositeFieldsAreColumnsInSQL() throws {
+        let container = try makeInMemoryContainer(Visit.self)
+        let context = ModelContext(container)
+        _ = try context.fetch(FetchDescriptor<Visit>(predicate: #Predicate { $0.place.point.latitude > 62 }))
+        #expect(
+            try lastSelect(container).hasSuffix(
+                #"WHERE ("Visit"."place.point.latitude" > ?1) ORDER BY "_pk""#))
+        _ = try context.fetch(FetchDescriptor<Visit>(predicate: #Predicate { $0.maybe?.a == 7 }))
+        #expect(
+            try lastSelect(container).contains(
+                #"(CASE WHEN "Visit"."maybe" IS NULL THEN NULL ELSE "Visit"."maybe.a" END) IS ?1"#
+            )
+        )
+        // Computed properties read the same fields but are not them: those predicates run in memory.
+        _ = try context.fetch(FetchDescriptor<Visit>(predicate: #Predicate { $0.place.point.doubledLatitude > 125 }))
+        #expect(try lastSelect(container).hasSuffix(#"FROM "Visit" ORDER BY "_pk""#))
+        _ = try context.fetch(FetchDescriptor<Visit>(predicate: #Predicate { $0.place.point.swapped.latitude == 0 }))
+        #expect(try lastSelect(container).hasSuffix(#"FROM "Visit" ORDER BY "_pk""#))
+    }
 }

@@ -5,6 +5,10 @@ import Testing
 struct GeoPoint: Codable, Equatable {
     var latitude: Double
     var longitude: Double
+
+    /// Computed from the stored fields: a predicate on these must not be mistaken for one on the fields.
+    var swapped: GeoPoint { GeoPoint(latitude: longitude, longitude: latitude) }
+    var doubledLatitude: Double { latitude * 2 }
 }
 
 struct Place: Codable, Equatable {
@@ -73,16 +77,38 @@ final class Visit {
         #expect(visit.shape == .rectangle(width: 3, height: 4))
     }
 
-    @Test func predicatesOnCompositeAttributesRunInMemoryWithSwiftSemantics() throws {
-        let context = ModelContext(try makeInMemoryContainer(Visit.self))
-        for (name, latitude) in [("Oulu", 65.0), ("Turku", 60.4)] {
+    @Test func predicatesOnCompositeFieldsMatchSwift() throws {
+        let container = try makeInMemoryContainer(Visit.self)
+        let context = ModelContext(container)
+        let rows: [(String, Double, AllOptional?)] = [
+            ("Oulu", 65.0, AllOptional(a: 7, b: nil)), ("Turku", 60.4, nil),
+            ("Inari", 68.9, AllOptional(a: nil, b: "x")),
+        ]
+        for (name, latitude, maybe) in rows {
             let place = Place(
                 name: name, point: GeoPoint(latitude: latitude, longitude: 0), note: nil, kind: .city, extra: nil,
-                tags: [])
-            context.insert(Visit(place: place, maybe: nil, shape: .none))
+                tags: name == "Oulu" ? ["sea"] : []
+            )
+            context.insert(Visit(place: place, maybe: maybe, shape: .none))
         }
         try context.save()
-        let north = try context.fetch(FetchDescriptor<Visit>(predicate: #Predicate { $0.place.point.latitude > 62 }))
-        #expect(north.map(\.place.name) == ["Oulu"])
+        let city = Place.Kind.city
+        let predicates: [Predicate<Visit>] = [
+            #Predicate { $0.place.point.latitude > 62 },
+            #Predicate { $0.place.name == "Turku" || $0.place.point.longitude != 0 },
+            #Predicate { $0.maybe?.a == 7 },
+            #Predicate { $0.maybe?.b == nil },
+            #Predicate { $0.place.kind == city },
+            #Predicate { $0.place.tags.isEmpty },
+            #Predicate { $0.place.point.swapped.latitude == 0 },
+            #Predicate { $0.place.point.swapped.longitude > 62 },
+            #Predicate { $0.place.point.doubledLatitude > 125 },
+        ]
+        let everyone = try context.fetch(FetchDescriptor<Visit>())
+        for predicate in predicates {
+            let expected = try everyone.filter { try predicate.evaluate($0) }.map(\.place.name).sorted()
+            let actual = try context.fetch(FetchDescriptor(predicate: predicate)).map(\.place.name).sorted()
+            #expect(actual == expected)
+        }
     }
 }
