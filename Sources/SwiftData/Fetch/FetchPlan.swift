@@ -98,9 +98,7 @@ struct FetchPlan<T: PersistentModel> {
             query.orderBy = orderBy
             query.limit = descriptor.fetchLimit
             query.offset = descriptor.fetchOffset
-            return try store.fetchRows(entity: entity, query: query, properties: requestedProperties).map {
-                try context.materialize($0, entity: entity, store: store) as! T
-            }
+            return try materialize(store.fetchRows(entity: entity, query: query, properties: requestedProperties))
         }
         return page(try candidatesInMemory())
     }
@@ -147,9 +145,7 @@ struct FetchPlan<T: PersistentModel> {
         query.bindings.append(.integer(key))
         query.orderBy = quoted(SQLiteTableLayout.primaryKey)
         query.limit = limit
-        return try store.fetchRows(entity: entity, query: query, properties: requestedProperties).map {
-            try context.materialize($0, entity: entity, store: store) as! T
-        }
+        return try materialize(store.fetchRows(entity: entity, query: query, properties: requestedProperties))
     }
 
     // MARK: - Internal
@@ -161,6 +157,12 @@ struct FetchPlan<T: PersistentModel> {
         plan.whereClause = nil
         plan.predicateInSQL = descriptor.predicate == nil
         return plan
+    }
+
+    /// The models of fetched rows, registered with the context in one step.
+    private func materialize(_ rows: [FetchedRow]) throws -> [T] {
+        context.reserveRegistrations(rows.count)
+        return try rows.map { try context.materialize($0, entity: entity, store: store) as! T }
     }
 
     /// The slot indexes `propertiesToFetch` names, or nil to read every column.
@@ -176,9 +178,7 @@ struct FetchPlan<T: PersistentModel> {
         if includesPending { plan.whereClause = nil }
         var query = plan.baseQuery
         query.orderBy = quoted(SQLiteTableLayout.primaryKey)
-        var models = try store.fetchRows(entity: entity, query: query).map {
-            try context.materialize($0, entity: entity, store: store) as! T
-        }
+        var models = try materialize(store.fetchRows(entity: entity, query: query))
         if includesPending {
             models.removeAll { $0.storage.isDeleted }
             var seen = Set(models.map { ObjectIdentifier($0) })

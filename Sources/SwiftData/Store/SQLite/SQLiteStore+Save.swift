@@ -53,6 +53,7 @@ struct SQLiteSaveWriter {
     private var upserted: Set<ObjectIdentifier> = []
     private var nextKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
+    private var uniqueLookups: [ObjectIdentifier: [String]] = [:]
     /// External-storage files this save wrote and made obsolete.
     let files = ExternalFileChanges()
 
@@ -100,8 +101,9 @@ struct SQLiteSaveWriter {
     private mutating func assignKey(to storage: ModelStorage) throws {
         let entity = storage.entity
         var key: Int64?
-        for constraint in entity.uniquenessConstraints {
-            if let existing = try existingKey(for: storage, matching: constraint) {
+        let lookups = uniqueLookupSQL(for: entity)
+        for (constraint, sql) in zip(entity.uniquenessConstraints, lookups) {
+            if let existing = try existingKey(for: storage, matching: constraint, sql: sql) {
                 key = existing
                 upserted.insert(ObjectIdentifier(storage))
                 break
@@ -112,13 +114,23 @@ struct SQLiteSaveWriter {
         rememberUniqueValues(of: storage, key: assigned)
     }
 
-    private func existingKey(for storage: ModelStorage, matching constraint: [String]) throws -> Int64? {
+    /// The query for the key of a row with the same values, one per uniqueness constraint of an entity, built
+    /// once per save rather than once per inserted model.
+    private mutating func uniqueLookupSQL(for entity: Schema.Entity) -> [String] {
+        if let cached = uniqueLookups[ObjectIdentifier(entity)] { return cached }
+        let lookups = entity.uniquenessConstraints.map { constraint in
+            "SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
+                + constraint.map { "\(quoted($0)) IS ?" }.joined(separator: " AND ")
+        }
+        uniqueLookups[ObjectIdentifier(entity)] = lookups
+        return lookups
+    }
+
+    private func existingKey(for storage: ModelStorage, matching constraint: [String], sql: String) throws -> Int64? {
         let entity = storage.entity
-        var conditions: [String] = []
         var values: [SQLiteValue] = []
         for name in constraint {
             guard let property = entity.property(named: name) else { return nil }
-            conditions.append("\(quoted(name)) IS ?")
             try appendColumnValues(of: storage, property: property, to: &values)
         }
         // Earlier inserts of this save are not written yet; compare with them in memory first.
@@ -127,9 +139,6 @@ struct SQLiteSaveWriter {
         {
             return pending
         }
-        let sql =
-            "SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
-            + conditions.joined(separator: " AND ")
         guard case .integer(let key) = try connection.statement(sql).rows(values).first?.first else { return nil }
         return key
     }
