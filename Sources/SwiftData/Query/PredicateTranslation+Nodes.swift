@@ -80,13 +80,38 @@ extension PredicateExpressions.KeyPath {
 
 extension PredicateExpressions.Equal: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        .scalar("(\(try state.scalar(lhs)) IS \(try state.scalar(rhs))\(collation(for: LHS.Output.self)))")
+        let (left, right) = (try state.translate(lhs), try state.translate(rhs))
+        if let presence = state.presenceColumn(comparedWithNil: left, right) { return .scalar("(\(presence) IS NULL)") }
+        return .scalar(
+            "(\(try state.scalar(of: left)) IS \(try state.scalar(of: right))\(collation(for: LHS.Output.self)))")
     }
 }
 
 extension PredicateExpressions.NotEqual: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        .scalar("(\(try state.scalar(lhs)) IS NOT \(try state.scalar(rhs))\(collation(for: LHS.Output.self)))")
+        let (left, right) = (try state.translate(lhs), try state.translate(rhs))
+        if let presence = state.presenceColumn(comparedWithNil: left, right) {
+            return .scalar("(\(presence) IS NOT NULL)")
+        }
+        return .scalar(
+            "(\(try state.scalar(of: left)) IS NOT \(try state.scalar(of: right))\(collation(for: LHS.Output.self)))")
+    }
+}
+
+extension PredicateTranslation {
+    /// The presence column of an optional composite attribute compared with `nil` (`$0.contact == nil`), or nil
+    /// for any other comparison. Only a nil check can use it: the column says whether the structure is there, not
+    /// what it holds.
+    mutating func presenceColumn(comparedWithNil left: SQLFragment, _ right: SQLFragment) -> String? {
+        let composite: CompositeReference
+        switch (left, right) {
+        case (.composite(let reference), .scalar("NULL")), (.scalar("NULL"), .composite(let reference)):
+            composite = reference
+        default:
+            return nil
+        }
+        guard composite.prefix.isEmpty, let presence = composite.presenceColumn else { return nil }
+        return column(presence, of: composite.model)
     }
 }
 

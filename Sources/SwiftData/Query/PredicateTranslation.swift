@@ -95,7 +95,12 @@ struct PredicateTranslation {
 
     /// Translates a child expression that must be a value; a model becomes its primary key.
     mutating func scalar(_ expression: Any) throws -> String {
-        switch try translate(expression) {
+        try scalar(of: translate(expression))
+    }
+
+    /// The SQL value of a translated fragment.
+    mutating func scalar(of fragment: SQLFragment) throws -> String {
+        switch fragment {
         case .scalar(let sql): return sql
         case .model(let reference): return primaryKey(of: reference)
         case .collection: throw UnsupportedPredicateNode(reason: "a to-many relationship is not a value")
