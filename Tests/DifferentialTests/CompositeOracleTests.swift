@@ -9,11 +9,14 @@ struct Address: Codable, Equatable {
     var location: Coordinates
     var floor: Int?
     var zone: Zone
+    var opened: Date
 
     enum Zone: String, Codable, CaseIterable { case north, south, harbour }
 
     /// Computed from stored fields: predicates on it must give Swift's answer, not the stored field's.
     var upperFloor: Int { (floor ?? 0) + 1 }
+    /// Half a second after the stored date: close enough to look the same in a date's description.
+    var openedLater: Date { opened.addingTimeInterval(0.5) }
 }
 
 struct Coordinates: Codable, Equatable {
@@ -61,7 +64,8 @@ final class Venue {
                     longitude: Double(Int.random(in: -8...8, using: &random)) / 2
                 ),
                 floor: random.chance(0.3) ? nil : Int.random(in: 0...4, using: &random),
-                zone: random.pick(Address.Zone.allCases)
+                zone: random.pick(Address.Zone.allCases),
+                opened: Date(timeIntervalSinceReferenceDate: Double(Int.random(in: 0...6, using: &random)))
             )
             let contact =
                 random.chance(0.3)
@@ -83,7 +87,10 @@ final class Venue {
         let zone = random.pick(Address.Zone.allCases)
         let phone = random.pick(tricky)
         let rank = Int.random(in: 0...5, using: &random)
+        let opened = Date(timeIntervalSinceReferenceDate: Double(Int.random(in: 0...6, using: &random)))
         return [
+            ("opened ==", #Predicate { $0.address.opened == opened }),
+            ("opened >", #Predicate { $0.address.opened > opened }),
             ("street ==", #Predicate { $0.address.street == street }),
             ("street <", #Predicate { $0.address.street < street }),
             ("street contains", #Predicate { $0.address.street.contains(street) }),
@@ -112,7 +119,10 @@ final class Venue {
     func computedPredicates(_ random: inout SeededRandom) -> [(String, Predicate<Venue>)] {
         let latitude = Double(Int.random(in: -8...8, using: &random)) / 2
         let floor = Int.random(in: 0...5, using: &random)
+        let opened = Date(timeIntervalSinceReferenceDate: Double(Int.random(in: 0...6, using: &random)))
         return [
+            ("opened later ==", #Predicate { $0.address.openedLater == opened }),
+            ("opened later >", #Predicate { $0.address.openedLater > opened }),
             ("transposed latitude", #Predicate { $0.address.location.transposed.latitude < latitude }),
             ("transposed longitude", #Predicate { $0.address.location.transposed.longitude == latitude }),
             ("upper floor", #Predicate { $0.address.upperFloor > floor }),

@@ -99,18 +99,31 @@ final class CompositeCodec: @unchecked Sendable {
         return found
     }
 
-    /// A text equal for equal values, for comparing what a key path reads with what is stored. The samples differ
-    /// in their descriptions (dates by whole seconds), so a dump of every stored property tells them apart.
-    /// Optionals are unwrapped, since a stored leaf's value is not optional where the field is.
+    /// A text equal exactly when two values are equal, for comparing what a key path reads with what is stored:
+    /// leaf types print every bit that tells values apart (a date half a second later is another date), and
+    /// structures print their fields. Optionals are unwrapped, since a stored leaf's value is not optional where
+    /// the field is.
     private func fingerprint(_ value: Any) -> String {
+        switch value {
+        case let date as Date: return "date \(date.timeIntervalSinceReferenceDate.bitPattern)"
+        case let number as Double: return "double \(number.bitPattern)"
+        case let number as Float: return "float \(number.bitPattern)"
+        case let data as Data: return "data \(data.map { String($0) }.joined(separator: " "))"
+        case let url as URL: return "url \(url.absoluteString)"
+        case let uuid as UUID: return "uuid \(uuid.uuidString)"
+        case let string as String: return "string \(string.debugDescription)"
+        default: break
+        }
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional {
             guard let wrapped = mirror.children.first?.value else { return "nil" }
             return fingerprint(wrapped)
         }
-        var text = ""
-        dump(value, to: &text)
-        return text
+        if mirror.displayStyle == .struct || mirror.displayStyle == .tuple {
+            let fields = mirror.children.map { "\($0.label ?? "_"): \(fingerprint($0.value))" }
+            return "\(type(of: value))(\(fields.joined(separator: ", ")))"
+        }
+        return String(reflecting: value)
     }
 
     /// The structure whose leaves have the given SQLite values.
