@@ -20,39 +20,41 @@ struct FetchPlan<T: PersistentModel> {
         self.entity = entity
         self.store = try context.container.store(for: entity)
         let layout = store.layouts[entity.name]!
-        if let predicate = descriptor.predicate {
-            do {
-                self.whereClause = try PredicateTranslation.whereClause(
-                    for: predicate, entity: entity, layouts: store.layouts)
-                self.predicateInSQL = true
-            } catch let reason as UnsupportedPredicateNode {
-                guard descriptor.allowsInMemoryEvaluation else {
-                    throw SwiftDataError(
-                        .unsupportedPredicate,
-                        "the predicate cannot run in SQL: \(reason.reason)",
-                        entityName: entity.name
-                    )
-                }
-                self.whereClause = nil
-                self.predicateInSQL = false
+        let allowsInMemory = descriptor.allowsInMemoryEvaluation
+        let layouts = store.layouts
+        let whereClause = try descriptor.predicate.flatMap { predicate in
+            try Self.sqlForm(of: "the predicate", code: .unsupportedPredicate, entity: entity, allowsInMemory) {
+                try PredicateTranslation.whereClause(for: predicate, entity: entity, layouts: layouts)
             }
-        } else {
-            self.whereClause = nil
-            self.predicateInSQL = true
         }
-        do {
-            self.orderBy = try SortTranslation.orderBy(descriptor.sortBy, entity: entity, layout: layout)
-        } catch let reason as UnsupportedPredicateNode {
-            guard descriptor.allowsInMemoryEvaluation else {
-                throw SwiftDataError(
-                    .unsupportedSortDescriptor,
-                    "the sort cannot run in SQL: \(reason.reason)",
-                    entityName: entity.name
-                )
-            }
-            self.orderBy = nil
+        self.whereClause = whereClause
+        self.predicateInSQL = descriptor.predicate == nil || whereClause != nil
+        self.orderBy = try Self.sqlForm(
+            of: "the sort", code: .unsupportedSortDescriptor, entity: entity, allowsInMemory
+        ) {
+            try SortTranslation.orderBy(descriptor.sortBy, entity: entity, layout: layout)
         }
         self.includesPending = descriptor.includePendingChanges && context.hasPendingChanges(of: entity)
+    }
+
+    /// What a translation gives, or nil when the part has no SQL form and may run in memory.
+    ///
+    /// - Throws: a `SwiftDataError` with `code`, saying why, when the descriptor forbids evaluation in memory.
+    private static func sqlForm<Form>(
+        of part: String,
+        code: SwiftDataError.Code,
+        entity: Schema.Entity,
+        _ allowsInMemory: Bool,
+        _ translate: () throws -> Form
+    ) throws -> Form? {
+        do {
+            return try translate()
+        } catch let reason as UnsupportedPredicateNode {
+            guard allowsInMemory else {
+                throw SwiftDataError(code, "\(part) cannot run in SQL: \(reason.reason)", entityName: entity.name)
+            }
+            return nil
+        }
     }
 
     /// True when SQL computes the whole result, limit and offset included.

@@ -6,7 +6,8 @@
 /// any other shape inside is kept as one JSON leaf. Types that read an unkeyed or single-value container at the
 /// top (arrays, enums with payloads, custom coding) are not composite and are stored as JSON instead.
 final class CompositeCodec: @unchecked Sendable {
-    // @unchecked: immutable after creation; the closures capture only metatypes.
+    // @unchecked: immutable after creation but for `knownPaths`, which is locked; the closures capture only
+    // metatypes.
 
     /// One stored field: its key path inside the structure and how its values are stored.
     struct Leaf {
@@ -21,6 +22,8 @@ final class CompositeCodec: @unchecked Sendable {
 
     let leaves: [Leaf]
     private let leafNames: Set<String>
+    /// What `path(of:on:under:)` found for each key path and prefix; nil answers are kept too.
+    private let knownPaths = Locked<[PathQuestion: [String]?]>([:])
     private let decodeValue: (any Decoder) throws -> Any
     private let encodeValue: (Any, any Encoder) throws -> Void
 
@@ -55,8 +58,23 @@ final class CompositeCodec: @unchecked Sendable {
     ///
     /// Key paths carry no names on Linux, so the answer is found by experiment: decode one instance with a sample
     /// value in every leaf, then one per leaf with that leaf changed, and see which changes move the key path's
-    /// value.
+    /// value. Every fetch translates its predicate again, so answers are kept.
     func path<Structure: Decodable>(of keyPath: AnyKeyPath, on _: Structure.Type, under prefix: [String]) -> [String]? {
+        let key = PathQuestion(keyPath: keyPath, prefix: prefix)
+        if let known = knownPaths.withLock({ $0[key] }) { return known }
+        let found = experiment(keyPath, on: Structure.self, under: prefix)
+        knownPaths.withLock { $0[key] = found }
+        return found
+    }
+
+    private struct PathQuestion: Hashable {
+        let keyPath: AnyKeyPath
+        let prefix: [String]
+    }
+
+    private func experiment<Structure: Decodable>(_ keyPath: AnyKeyPath, on _: Structure.Type, under prefix: [String])
+        -> [String]?
+    {
         let candidates = leaves.filter { Array($0.path.prefix(prefix.count)) == prefix }
         var base: [String: Any] = [:]
         for leaf in candidates { base[leaf.name] = leaf.samples.first }
@@ -65,14 +83,16 @@ final class CompositeCodec: @unchecked Sendable {
             return instance[keyPath: keyPath]
         }
         guard let reference = read(base) else { return nil }
-        var variations: [[String: Any]] = [base]
+        // Each instance tried, with the value the key path read from it.
+        var variations: [(values: [String: Any], read: Any)] = [(base, reference)]
         var dependent: [Leaf] = []
+        let referenceText = fingerprint(reference)
         for leaf in candidates where leaf.samples.count > 1 {
             var changed = base
             changed[leaf.name] = leaf.samples[1]
             guard let value = read(changed) else { return nil }
-            if fingerprint(value) != fingerprint(reference) { dependent.append(leaf) }
-            variations.append(changed)
+            if fingerprint(value) != referenceText { dependent.append(leaf) }
+            variations.append((changed, value))
         }
         guard let first = dependent.first else { return nil }
         // The leaves the key path depends on: one leaf, or exactly the leaves under one longer prefix.
@@ -84,8 +104,7 @@ final class CompositeCodec: @unchecked Sendable {
         // A computed property can depend on the same leaves yet read something else: the value must be the stored
         // one in every variation.
         let isLeaf = dependent.count == 1 && first.path == found
-        for values in variations {
-            guard let value = read(values) else { return nil }
+        for (values, value) in variations {
             let stored: Any?
             if isLeaf {
                 stored = values[first.name]

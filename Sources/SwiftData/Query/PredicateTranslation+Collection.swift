@@ -114,7 +114,7 @@ extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
         guard Base.Output.self == String.self, Other.Output.self == String.self else {
             throw UnsupportedPredicateNode(reason: "contains(_:) is only pushed down on strings")
         }
-        return .scalar("swiftdata_contains(\(try state.scalar(base)), \(try state.scalar(other)))")
+        return try state.call("swiftdata_contains", base, other)
     }
 }
 
@@ -123,26 +123,26 @@ extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
         guard Base.Output.self == String.self, Prefix.Output.self == String.self else {
             throw UnsupportedPredicateNode(reason: "starts(with:) is only pushed down on strings")
         }
-        return .scalar("swiftdata_starts_with(\(try state.scalar(base)), \(try state.scalar(prefix)))")
+        return try state.call("swiftdata_starts_with", base, prefix)
     }
 }
 
 #if !canImport(Darwin)
     extension PredicateExpressions.StringLocalizedStandardContains: SQLTranslatable {
         func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-            .scalar("swiftdata_localized_standard_contains(\(try state.scalar(root)), \(try state.scalar(other)))")
+            try state.call("swiftdata_localized_standard_contains", root, other)
         }
     }
 
     extension PredicateExpressions.StringCaseInsensitiveCompare: SQLTranslatable {
         func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-            .scalar("swiftdata_case_insensitive_compare(\(try state.scalar(root)), \(try state.scalar(other)))")
+            try state.call("swiftdata_case_insensitive_compare", root, other)
         }
     }
 
     extension PredicateExpressions.StringLocalizedCompare: SQLTranslatable {
         func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-            .scalar("swiftdata_localized_compare(\(try state.scalar(root)), \(try state.scalar(other)))")
+            try state.call("swiftdata_localized_compare", root, other)
         }
     }
 #endif

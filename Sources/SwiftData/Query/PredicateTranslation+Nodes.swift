@@ -134,20 +134,19 @@ extension PredicateExpressions.Comparison: SQLTranslatable {
         if case .decimal? = ValueCodec.make(for: LHS.Output.self)?.unwrappedCodec {
             throw UnsupportedPredicateNode(reason: "decimals are compared in memory")
         }
-        return .scalar(
-            "(\(try state.scalar(lhs)) \(symbol) \(try state.scalar(rhs))\(collation(for: LHS.Output.self)))")
+        return try state.infix(lhs, symbol, rhs, collation: collation(for: LHS.Output.self))
     }
 }
 
 extension PredicateExpressions.Conjunction: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        .scalar("(\(try state.scalar(lhs)) AND \(try state.scalar(rhs)))")
+        try state.infix(lhs, "AND", rhs)
     }
 }
 
 extension PredicateExpressions.Disjunction: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        .scalar("(\(try state.scalar(lhs)) OR \(try state.scalar(rhs)))")
+        try state.infix(lhs, "OR", rhs)
     }
 }
 
@@ -176,27 +175,27 @@ extension PredicateExpressions.Arithmetic: SQLTranslatable {
             case .multiply: "*"
             @unknown default: throw UnsupportedPredicateNode(reason: "unknown arithmetic \(op)")
             }
-        return .scalar("(\(try state.scalar(lhs)) \(symbol) \(try state.scalar(rhs)))")
+        return try state.infix(lhs, symbol, rhs)
     }
 }
 
 extension PredicateExpressions.IntDivision: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         // Both truncate toward zero; Swift traps on a zero divisor, where SQL gives NULL (and so no match).
-        .scalar("(\(try state.scalar(lhs)) / \(try state.scalar(rhs)))")
+        try state.infix(lhs, "/", rhs)
     }
 }
 
 extension PredicateExpressions.IntRemainder: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        .scalar("(\(try state.scalar(lhs)) % \(try state.scalar(rhs)))")
+        try state.infix(lhs, "%", rhs)
     }
 }
 
 extension PredicateExpressions.FloatDivision: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         // SQL gives NULL for x / 0 where Swift gives ±infinity or NaN; a zero divisor stays in memory.
-        .scalar("swiftdata_float_divide(\(try state.scalar(lhs)), \(try state.scalar(rhs)))")
+        try state.call("swiftdata_float_divide", lhs, rhs)
     }
 }
 
@@ -262,7 +261,7 @@ extension PredicateExpressions.NilCoalesce: SQLTranslatable {
 extension PredicateExpressions.ForcedUnwrap: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         // Evaluating `nil!` fails in Swift; swiftdata_unwrap makes the query fail the same way.
-        .scalar("swiftdata_unwrap(\(try state.scalar(inner)))")
+        try state.call("swiftdata_unwrap", inner)
     }
 }
 

@@ -98,6 +98,16 @@ struct PredicateTranslation {
         try scalar(of: translate(expression))
     }
 
+    /// `(lhs op rhs)` over two child expressions, with a collation clause when they are strings.
+    mutating func infix(_ lhs: Any, _ op: String, _ rhs: Any, collation: String = "") throws -> SQLFragment {
+        .scalar("(\(try scalar(lhs)) \(op) \(try scalar(rhs))\(collation))")
+    }
+
+    /// A call of one of the SQL functions SwiftData registers (see `SQLiteFunctions`) on child expressions.
+    mutating func call(_ function: String, _ arguments: Any...) throws -> SQLFragment {
+        .scalar("\(function)(\(try arguments.map { try scalar($0) }.joined(separator: ", ")))")
+    }
+
     /// The SQL value of a translated fragment.
     mutating func scalar(of fragment: SQLFragment) throws -> String {
         switch fragment {

@@ -53,7 +53,7 @@ struct SQLiteSaveWriter {
     private var upserted: Set<ObjectIdentifier> = []
     private var nextKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
-    private var uniqueLookups: [ObjectIdentifier: [String]] = [:]
+    private var uniqueLookups: [ObjectIdentifier: [UniqueLookup]] = [:]
     /// External-storage files this save wrote and made obsolete.
     let files = ExternalFileChanges()
 
@@ -97,49 +97,54 @@ struct SQLiteSaveWriter {
 
     // MARK: - Keys
 
-    /// Gives an inserted model its primary key: the key of a stored row with the same unique values, or a new one.
+    /// Gives an inserted model its primary key: the key of a row with the same unique values (stored, or inserted
+    /// earlier in this save), or a new one.
     private mutating func assignKey(to storage: ModelStorage) throws {
         let entity = storage.entity
         var key: Int64?
-        let lookups = uniqueLookupSQL(for: entity)
-        for (constraint, sql) in zip(entity.uniquenessConstraints, lookups) {
-            if let existing = try existingKey(for: storage, matching: constraint, sql: sql) {
+        var uniqueValues: [PendingUniqueKey] = []
+        for lookup in uniqueLookups(for: entity) {
+            var values: [SQLiteValue] = []
+            for property in lookup.properties { try appendColumnValues(of: storage, property: property, to: &values) }
+            let pendingKey = PendingUniqueKey(entity: entity.name, constraint: lookup.constraint, values: values)
+            uniqueValues.append(pendingKey)
+            guard key == nil else { continue }
+            // Earlier inserts of this save are not written yet: compare with them in memory first.
+            if let existing = try pendingUniqueValues[pendingKey] ?? storedKey(lookup.sql, values) {
                 key = existing
                 upserted.insert(ObjectIdentifier(storage))
-                break
             }
         }
         let assigned = try key ?? nextKey(for: entity)
         assignedKeys[ObjectIdentifier(storage)] = assigned
-        rememberUniqueValues(of: storage, key: assigned)
+        for pendingKey in uniqueValues { pendingUniqueValues[pendingKey] = assigned }
     }
 
-    /// The query for the key of a row with the same values, one per uniqueness constraint of an entity, built
-    /// once per save rather than once per inserted model.
-    private mutating func uniqueLookupSQL(for entity: Schema.Entity) -> [String] {
+    /// How to find the row holding an entity's values for one uniqueness constraint.
+    private struct UniqueLookup {
+        let constraint: [String]
+        let properties: [Schema.Entity.Property]
+        let sql: String
+    }
+
+    /// The lookups of an entity's uniqueness constraints, built once per save rather than once per inserted model.
+    private mutating func uniqueLookups(for entity: Schema.Entity) -> [UniqueLookup] {
         if let cached = uniqueLookups[ObjectIdentifier(entity)] { return cached }
-        let lookups = entity.uniquenessConstraints.map { constraint in
-            "SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
+        let lookups = entity.uniquenessConstraints.compactMap { constraint -> UniqueLookup? in
+            let properties = constraint.compactMap { entity.property(named: $0) }
+            guard properties.count == constraint.count else { return nil }
+            let sql =
+                "SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
                 + constraint.map { "\(quoted($0)) IS ?" }.joined(separator: " AND ")
+            return UniqueLookup(constraint: constraint, properties: properties, sql: sql)
         }
         uniqueLookups[ObjectIdentifier(entity)] = lookups
         return lookups
     }
 
-    private func existingKey(for storage: ModelStorage, matching constraint: [String], sql: String) throws -> Int64? {
-        let entity = storage.entity
-        var values: [SQLiteValue] = []
-        for name in constraint {
-            guard let property = entity.property(named: name) else { return nil }
-            try appendColumnValues(of: storage, property: property, to: &values)
-        }
-        // Earlier inserts of this save are not written yet; compare with them in memory first.
-        if let pending = pendingUniqueValues[
-            PendingUniqueKey(entity: entity.name, constraint: constraint, values: values)]
-        {
-            return pending
-        }
-        guard case .integer(let key) = try connection.statement(sql).rows(values).first?.first else { return nil }
+    /// The key of the stored row a lookup finds, or nil.
+    private mutating func storedKey(_ sql: String, _ values: [SQLiteValue]) throws -> Int64? {
+        guard case .integer(let key) = try statement(sql).rows(values).first?.first else { return nil }
         return key
     }
 
@@ -181,19 +186,6 @@ struct SQLiteSaveWriter {
         let prepared = try connection.statement(sql)
         statements[sql] = prepared
         return prepared
-    }
-
-    private mutating func rememberUniqueValues(of storage: ModelStorage, key: Int64) {
-        for constraint in storage.entity.uniquenessConstraints {
-            let values = constraint.compactMap { name -> SQLiteValue? in
-                guard let property = storage.entity.property(named: name) else { return nil }
-                var values: [SQLiteValue] = []
-                try? appendColumnValues(of: storage, property: property, to: &values)
-                return values.first
-            }
-            pendingUniqueValues[PendingUniqueKey(entity: storage.entity.name, constraint: constraint, values: values)] =
-                key
-        }
     }
 
     /// Updates the columns of the given slots (all columns when `slots` is nil): one property's columns when only
