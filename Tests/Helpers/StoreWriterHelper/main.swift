@@ -5,6 +5,8 @@ import SwiftData
 //
 // Usage: StoreWriterHelper <store path> <writer name> <row count>
 
+/// The same model as `Tally` in ContentionTests: both processes open one store, so the two must stay alike. They
+/// cannot share a declaration, since this executable does not link the test target.
 @Model
 final class Tally {
     var writer: String

@@ -2,6 +2,7 @@ import Foundation
 import SwiftData
 import Testing
 
+/// Written here and by the StoreWriterHelper process, which declares the same model: keep the two alike.
 @Model
 final class Tally {
     var writer: String

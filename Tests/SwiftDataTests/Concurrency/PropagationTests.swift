@@ -4,13 +4,7 @@ import Testing
 
 @Suite struct PropagationTests {
     @Test func registeredModelsTakeOtherContextsSavedValuesAndNotifyObservers() throws {
-        let container = try makeInMemoryContainer(Trip.self)
-        let writer = ModelContext(container)
-        let reader = ModelContext(container)
-        let trip = Trip(name: "Old", destination: "X")
-        writer.insert(trip)
-        try writer.save()
-        let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        let (writer, reader, trip, seen) = try savedInOneContextSeenInAnother(Trip(name: "Old", destination: "X"))
         trip.name = "New"
         try writer.save()
         let notified = try observesChange({ _ = seen.name }) {
@@ -21,13 +15,8 @@ import Testing
     }
 
     @Test func unsavedLocalChangesWinOverOtherContextsSaves() throws {
-        let container = try makeInMemoryContainer(Trip.self)
-        let writer = ModelContext(container)
-        let reader = ModelContext(container)
-        let trip = Trip(name: "Old", destination: "X", budget: 1)
-        writer.insert(trip)
-        try writer.save()
-        let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        let (writer, reader, trip, seen) = try savedInOneContextSeenInAnother(
+            Trip(name: "Old", destination: "X", budget: 1))
         seen.budget = 2
         trip.name = "New"
         trip.budget = 3
@@ -36,19 +25,13 @@ import Testing
         #expect(seen.name == "Old")
         #expect(seen.budget == 2)
         try reader.save()
-        let stored = try #require(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first)
+        let stored = try #require(try ModelContext(writer.container).fetch(FetchDescriptor<Trip>()).first)
         #expect(stored.name == "New")
         #expect(stored.budget == 2)
     }
 
     @Test func deletionsElsewhereDropRegisteredModels() throws {
-        let container = try makeInMemoryContainer(Trip.self)
-        let writer = ModelContext(container)
-        let reader = ModelContext(container)
-        let trip = Trip(name: "Gone", destination: "X")
-        writer.insert(trip)
-        try writer.save()
-        let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        let (writer, reader, trip, seen) = try savedInOneContextSeenInAnother(Trip(name: "Gone", destination: "X"))
         writer.delete(trip)
         try writer.save()
         #expect(try reader.fetch(FetchDescriptor<Trip>()).isEmpty)
@@ -57,13 +40,7 @@ import Testing
     }
 
     @Test func relationshipsChangedElsewhereReloadWithTheirObservers() throws {
-        let container = try makeInMemoryContainer(Trip.self)
-        let writer = ModelContext(container)
-        let reader = ModelContext(container)
-        let trip = Trip(name: "A", destination: "X")
-        writer.insert(trip)
-        try writer.save()
-        let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        let (writer, reader, trip, seen) = try savedInOneContextSeenInAnother(Trip(name: "A", destination: "X"))
         #expect(seen.bucketList.isEmpty)
         trip.bucketList.append(BucketListItem(title: "New item"))
         try writer.save()

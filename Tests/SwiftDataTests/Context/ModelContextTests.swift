@@ -123,13 +123,7 @@ import Testing
     }
 
     @Test func savedChangesAreVisibleToOtherContexts() throws {
-        let container = try makeInMemoryContainer(Trip.self)
-        let writer = ModelContext(container)
-        let reader = ModelContext(container)
-        let trip = Trip(name: "A", destination: "X")
-        writer.insert(trip)
-        try writer.save()
-        let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        let (writer, reader, trip, seen) = try savedInOneContextSeenInAnother(Trip(name: "A", destination: "X"))
         #expect(seen !== trip)
         trip.name = "B"
         try writer.save()

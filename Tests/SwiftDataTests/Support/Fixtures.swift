@@ -1,5 +1,6 @@
 import Foundation
 import SwiftData
+import Testing
 
 // A small travel domain shared by the tests: trips with items, tags and an accommodation.
 
@@ -60,4 +61,18 @@ final class TripTag {
     init(label: String) {
         self.label = label
     }
+}
+
+/// Two contexts on one in-memory container: `writer` inserted and saved `trip`, and `reader` fetched its own
+/// instance of it, `seen`, for tests of what one context's saves do to another's models.
+func savedInOneContextSeenInAnother(_ trip: Trip) throws -> (
+    writer: ModelContext, reader: ModelContext, trip: Trip, seen: Trip
+) {
+    let container = try makeInMemoryContainer(Trip.self)
+    let writer = ModelContext(container)
+    let reader = ModelContext(container)
+    writer.insert(trip)
+    try writer.save()
+    let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+    return (writer, reader, trip, seen)
 }
