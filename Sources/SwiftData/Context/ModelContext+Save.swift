@@ -41,10 +41,17 @@ extension ModelContext {
         // Grouped per store, appending in place (the dictionary's default subscript mutates without copying).
         var changesByStore: [ObjectIdentifier: StoreChanges] = [:]
         var storesByIdentifier: [ObjectIdentifier: SQLiteStore] = [:]
+        // Saves mostly hold runs of one entity: the last entity's store is kept to skip the lookup by name.
+        var lastEntity: Schema.Entity?
+        var lastStoreKey: ObjectIdentifier?
         func storeKey(_ model: any PersistentModel) throws -> ObjectIdentifier {
-            let store = try container.store(for: model.storage.entity)
+            let entity = model.storage.entity
+            if entity === lastEntity, let lastStoreKey { return lastStoreKey }
+            let store = try container.store(for: entity)
             let key = ObjectIdentifier(store)
             storesByIdentifier[key] = store
+            lastEntity = entity
+            lastStoreKey = key
             return key
         }
         for model in inserted.models {
@@ -147,43 +154,39 @@ extension ModelContext {
             storage.isDeleted = true
             storage.context = nil
         }
+        registered.reserveCapacity(registered.count + inserted.models.count)
         for model in inserted.models where !deletedSet.contains(ObjectIdentifier(model)) {
             let storage = model.storage
+            defer { storage.commit() }
             guard let (store, key) = assignedKeys[ObjectIdentifier(storage)] else { continue }
             registered[storage.identifier] = nil
             let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
-            if let previous = registered[identifier]?.model, previous !== model {
+            storage.identifier = identifier
+            if let previous = registered.updateValue(WeakModel(model), forKey: identifier)?.model, previous !== model {
                 // An upsert: the stored row now holds this model's values; the older instance shows them too.
                 previous.storage.values = storage.values
                 previous.storage.commit()
                 changed.remove(previous)
             }
-            storage.identifier = identifier
-            registered[identifier] = WeakModel(model)
-            storage.commit()
             insertedIDs.append(identifier)
         }
+        // Models whose only change was losing a deleted model are now as stored, as are the updated ones.
         for model in changed.models where !deletedSet.contains(ObjectIdentifier(model)) {
             model.storage.commit()
             updatedIDs.append(model.storage.identifier)
-        }
-        // Models whose only change was losing a deleted model are now as stored.
-        for model in changed.models + inserted.models where !deletedSet.contains(ObjectIdentifier(model)) {
-            model.storage.commit()
         }
         inserted = OrderedModels()
         changed = OrderedModels()
         deleted = OrderedModels()
 
-        container.broadcaster.broadcast(
+        container.broadcaster.broadcast(from: inbox) {
             SavedChanges(
                 insertedIdentifiers: Set(insertedIDs),
                 updatedIdentifiers: Set(updatedIDs),
                 deletedIdentifiers: Set(deletedIDs),
                 author: author
-            ),
-            from: inbox
-        )
+            )
+        }
         NotificationCenter.default.post(
             name: ModelContext.didSave,
             object: self,

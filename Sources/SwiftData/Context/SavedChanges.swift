@@ -32,13 +32,17 @@ final class ChangeBroadcaster: Sendable {
         state.withLock { $0.inboxes[ObjectIdentifier(inbox)] = WeakInbox(inbox: inbox) }
     }
 
-    /// Delivers a save to every other context's inbox and to every subscriber.
-    func broadcast(_ changes: SavedChanges, from sender: ChangeInbox) {
+    /// Delivers a save to every other context's inbox and to every subscriber. The changes are made only when
+    /// someone receives them: a save of many models in a container with one context skips hashing their
+    /// identifiers into sets.
+    func broadcast(from sender: ChangeInbox, _ makeChanges: () -> SavedChanges) {
         let (inboxes, subscribers) = state.withLock { state in
             state.inboxes = state.inboxes.filter { $0.value.inbox != nil }
-            return (state.inboxes.values.compactMap(\.inbox), Array(state.subscribers.values))
+            return (state.inboxes.values.compactMap(\.inbox).filter { $0 !== sender }, Array(state.subscribers.values))
         }
-        for inbox in inboxes where inbox !== sender { inbox.post(changes) }
+        guard !inboxes.isEmpty || !subscribers.isEmpty else { return }
+        let changes = makeChanges()
+        for inbox in inboxes { inbox.post(changes) }
         for subscriber in subscribers { subscriber.yield(changes) }
     }
 

@@ -2,6 +2,7 @@
 ///
 /// `DefaultBackingData<Model>` is this class typed by its model; the context and the store work with
 /// `ModelStorage` so they need no generic model type.
+@usableFromInline
 class ModelStorage {
     /// A slot whose property was never assigned.
     struct Unset {}
@@ -45,11 +46,23 @@ class ModelStorage {
         }
     }
 
-    init(entity: Schema.Entity, identifier: PersistentIdentifier, values: [Any]) {
+    /// Backing data for a stored row, empty until `becomeFetched` gives it the row's values.
+    init(entity: Schema.Entity, identifier: PersistentIdentifier) {
         self.entity = entity
-        self.values = values
+        self.values = []
         self.identifier = identifier
+    }
+
+    /// The model class this backing data is typed by: the root of the model's class hierarchy.
+    var backingModelType: ObjectIdentifier { preconditionFailure("ModelStorage is used through DefaultBackingData") }
+
+    /// Takes the values of a fetched row, replacing whatever the model's initializer stored (its declared default
+    /// values), and forgets those writes.
+    final func becomeFetched(_ values: [Any]) {
+        self.values = values
         self.committedValues = values
+        changedSlots = []
+        slotsAwaitingInverse = []
     }
 
     /// True when the model was inserted and not saved, or changed since the last save.

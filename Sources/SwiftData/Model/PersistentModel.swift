@@ -33,8 +33,15 @@ extension PersistentModel {
     public func _$swiftDataWithMutation(of keyPath: AnyKeyPath, _ mutation: () -> Void) { mutation() }
 
     /// Creates the backing data for a new model that is not yet in a context.
+    // Inlinable so that the code `@Model` expands to sees the concrete type behind `some BackingData<Self>` and
+    // needs no run-time lookup of the opaque type for every model it creates.
+    @inlinable
     public static func createBackingData() -> some BackingData<Self> {
-        DefaultBackingData<Self>(for: Self.self)
+        // A fetch creating this model offers the backing data it filled from the row.
+        if let offered = BackingDataHandoff.take(for: Self.self) {
+            return unsafeDowncast(offered, to: DefaultBackingData<Self>.self)
+        }
+        return DefaultBackingData<Self>(for: Self.self)
     }
 
     // MARK: - Identifying a Model

@@ -98,9 +98,12 @@ extension Schema {
             -> (Entity, PersistentIdentifier, [Any]) -> any PersistentModel
         {
             { entity, identifier, values in
-                let storage = DefaultBackingData<Root>(entity: entity, identifier: identifier, values: values)
+                // The backing data starts empty, like a new model's, because the initializer stores the declared
+                // default values through it; the row's values replace them once the initializer returns.
+                let storage = DefaultBackingData<Root>(entity: entity, identifier: identifier)
                 let concrete = entity.modelType as? Root.Type ?? Root.self
-                let model = concrete.init(backingData: storage)
+                let model = BackingDataHandoff.offering(storage) { concrete.init(backingData: storage) }
+                storage.becomeFetched(values)
                 storage.bind(model)
                 return model
             }

@@ -110,4 +110,27 @@ import Testing
         #expect(
             try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Oslo", "Rome"])
     }
+
+    /// A fetched model is made with its class's `init(backingData:)`, which stores the declared default values
+    /// (`isDone = false`, `bucketList = []`) through the backing data first: the row's values must replace them,
+    /// and fetching must leave the model and the context without changes.
+    @Test func fetchedModelsKeepStoredValuesOverDeclaredDefaults() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let writer = ModelContext(container)
+        let trip = Trip(name: "Paris", destination: "France")
+        let item = BucketListItem(title: "Louvre")
+        item.isDone = true
+        writer.insert(trip)
+        trip.bucketList = [item]
+        try writer.save()
+
+        let reader = ModelContext(container)
+        let fetchedItem = try #require(try reader.fetch(FetchDescriptor<BucketListItem>()).first)
+        #expect(fetchedItem.isDone)
+        #expect(fetchedItem.trip?.name == "Paris")
+        let fetchedTrip = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        #expect(fetchedTrip.bucketList.map(\.title) == ["Louvre"])
+        #expect(!fetchedItem.hasChanges && !fetchedTrip.hasChanges)
+        #expect(!reader.hasChanges)
+    }
 }

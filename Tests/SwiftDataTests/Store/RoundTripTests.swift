@@ -141,4 +141,21 @@ struct EveryTypeSnapshot: Equatable {
         let none = try context.fetch(FetchDescriptor<EveryType>(predicate: #Predicate { $0.mood == calm }))
         #expect(none.isEmpty)
     }
+
+    /// Text is bound and read by length, so a string with an embedded NUL (or made only of one) is stored whole
+    /// rather than cut at the NUL.
+    @Test func stringsWithEmbeddedNULSurviveReopening() throws {
+        let directory = try TemporaryDirectory()
+        let texts = ["before\0after", "\0", "\0é\0🙂"]
+        do {
+            let context = ModelContext(try makeContainer(Trip.self, at: directory.store()))
+            for (index, text) in texts.enumerated() {
+                context.insert(Trip(name: "\(index)", destination: text))
+            }
+            try context.save()
+        }
+        let context = ModelContext(try makeContainer(Trip.self, at: directory.store()))
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.destination) == texts)
+    }
 }

@@ -53,7 +53,9 @@ struct SQLiteSaveWriter {
     private var upserted: Set<ObjectIdentifier> = []
     private var nextKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
-    private var uniqueLookups: [ObjectIdentifier: [UniqueLookup]] = [:]
+    private var plans: [ObjectIdentifier: EntityPlan] = [:]
+    /// The values of the row being written, kept between rows so that each row reuses the array's storage.
+    private var rowBuffer: [SQLiteValue] = []
     /// External-storage files this save wrote and made obsolete.
     let files = ExternalFileChanges()
 
@@ -66,22 +68,28 @@ struct SQLiteSaveWriter {
         var written: Set<Int64Key> = []
         for storage in changes.inserted { try assignKey(to: storage) }
         for storage in changes.inserted {
+            let plan = plan(for: storage.entity)
             let key = assignedKeys[ObjectIdentifier(storage)]!
-            let rowKey = Int64Key(entity: storage.entity.name, key: key)
-            if upserted.contains(ObjectIdentifier(storage)) || written.contains(rowKey) {
-                try update(storage, key: key, slots: nil)
-            } else {
-                try insert(storage, key: key)
+            // Only an entity with unique constraints can give two inserts, or an insert and a stored row, one key.
+            if !plan.uniqueLookups.isEmpty {
+                let rowKey = Int64Key(entity: storage.entity.name, key: key)
+                let isRewrite = upserted.contains(ObjectIdentifier(storage)) || written.contains(rowKey)
+                written.insert(rowKey)
+                if isRewrite {
+                    try update(storage, key: key, slots: nil, plan: plan)
+                    try writeRelatedRows(of: storage, key: key, plan: plan)
+                    continue
+                }
             }
-            written.insert(rowKey)
-            try writeJoinRows(storage, key: key, slots: nil)
-            try SpotlightIndex(entity: storage.entity)?.write(storage, key: key, connection: connection)
+            try insert(storage, key: key, plan: plan)
+            try writeRelatedRows(of: storage, key: key, plan: plan)
         }
         for storage in changes.updated {
             guard let key = storage.identifier.primaryKey else { continue }
-            try update(storage, key: key, slots: storage.changedSlots)
-            try writeJoinRows(storage, key: key, slots: storage.changedSlots)
-            if let spotlight = SpotlightIndex(entity: storage.entity),
+            let plan = plan(for: storage.entity)
+            try update(storage, key: key, slots: storage.changedSlots, plan: plan)
+            if plan.hasJoinTables { try writeJoinRows(storage, key: key, slots: storage.changedSlots) }
+            if let spotlight = plan.spotlight,
                 spotlight.properties.contains(where: { storage.changedSlots.contains($0.index) })
             {
                 try spotlight.write(storage, key: key, connection: connection)
@@ -97,13 +105,81 @@ struct SQLiteSaveWriter {
 
     // MARK: - Keys
 
+    /// Writes an inserted model's join-table rows and full-text index entry, when its entity has them.
+    private func writeRelatedRows(of storage: ModelStorage, key: Int64, plan: EntityPlan) throws {
+        if plan.hasJoinTables { try writeJoinRows(storage, key: key, slots: nil) }
+        try plan.spotlight?.write(storage, key: key, connection: connection)
+    }
+
+    // MARK: - Plans
+
+    /// What writing an entity's rows needs, worked out once per save rather than once per row: looking up the
+    /// layout, the statement and the spotlight attributes by name for every row cost more than binding it.
+    private final class EntityPlan {
+        let layout: SQLiteTableLayout
+        let insert: SQLiteStatement
+        let spotlight: SpotlightIndex?
+        let hasJoinTables: Bool
+        let uniqueLookups: [UniqueLookup]
+        /// `UPDATE` statements of one property's columns, by property index, prepared when first needed.
+        private var updateStatements: [Int: SQLiteStatement] = [:]
+        private var updateAllStatement: SQLiteStatement?
+
+        init(
+            layout: SQLiteTableLayout, insert: SQLiteStatement, spotlight: SpotlightIndex?, hasJoinTables: Bool,
+            uniqueLookups: [UniqueLookup]
+        ) {
+            self.layout = layout
+            self.insert = insert
+            self.spotlight = spotlight
+            self.hasJoinTables = hasJoinTables
+            self.uniqueLookups = uniqueLookups
+        }
+
+        /// The statement that updates one property's columns, or nil when the property has none.
+        func updateStatement(forProperty index: Int, on connection: SQLiteConnection) throws -> SQLiteStatement? {
+            if let cached = updateStatements[index] { return cached }
+            guard let sql = layout.updateSQLByProperty[index] else { return nil }
+            let statement = try connection.statement(sql)
+            updateStatements[index] = statement
+            return statement
+        }
+
+        /// The statement that updates every column, or nil when the table has no columns besides its key.
+        func updateAll(on connection: SQLiteConnection) throws -> SQLiteStatement? {
+            if let updateAllStatement { return updateAllStatement }
+            guard !layout.updateAllSQL.isEmpty else { return nil }
+            updateAllStatement = try connection.statement(layout.updateAllSQL)
+            return updateAllStatement
+        }
+    }
+
+    private mutating func plan(for entity: Schema.Entity) -> EntityPlan {
+        if let plan = plans[ObjectIdentifier(entity)] { return plan }
+        let layout = store.layouts[entity.name]!
+        let hasJoinTables = entity.storedProperties.contains {
+            if case .joinTable = $0.relationshipInfo?.storage { return true }
+            return false
+        }
+        // Preparing can fail only on a broken schema, which opening the store has already ruled out.
+        let plan = EntityPlan(
+            layout: layout,
+            insert: try! statement(layout.insertSQL),
+            spotlight: SpotlightIndex(entity: entity),
+            hasJoinTables: hasJoinTables,
+            uniqueLookups: uniqueLookups(for: entity)
+        )
+        plans[ObjectIdentifier(entity)] = plan
+        return plan
+    }
+
     /// Gives an inserted model its primary key: the key of a row with the same unique values (stored, or inserted
     /// earlier in this save), or a new one.
     private mutating func assignKey(to storage: ModelStorage) throws {
         let entity = storage.entity
         var key: Int64?
         var uniqueValues: [PendingUniqueKey] = []
-        for lookup in uniqueLookups(for: entity) {
+        for lookup in plan(for: entity).uniqueLookups {
             var values: [SQLiteValue] = []
             for property in lookup.properties { try appendColumnValues(of: storage, property: property, to: &values) }
             let pendingKey = PendingUniqueKey(entity: entity.name, constraint: lookup.constraint, values: values)
@@ -127,10 +203,9 @@ struct SQLiteSaveWriter {
         let sql: String
     }
 
-    /// The lookups of an entity's uniqueness constraints, built once per save rather than once per inserted model.
-    private mutating func uniqueLookups(for entity: Schema.Entity) -> [UniqueLookup] {
-        if let cached = uniqueLookups[ObjectIdentifier(entity)] { return cached }
-        let lookups = entity.uniquenessConstraints.compactMap { constraint -> UniqueLookup? in
+    /// The lookups of an entity's uniqueness constraints.
+    private func uniqueLookups(for entity: Schema.Entity) -> [UniqueLookup] {
+        entity.uniquenessConstraints.compactMap { constraint -> UniqueLookup? in
             let properties = constraint.compactMap { entity.property(named: $0) }
             guard properties.count == constraint.count else { return nil }
             let sql =
@@ -138,8 +213,6 @@ struct SQLiteSaveWriter {
                 + constraint.map { "\(quoted($0)) IS ?" }.joined(separator: " AND ")
             return UniqueLookup(constraint: constraint, properties: properties, sql: sql)
         }
-        uniqueLookups[ObjectIdentifier(entity)] = lookups
-        return lookups
     }
 
     /// The key of the stored row a lookup finds, or nil.
@@ -170,14 +243,8 @@ struct SQLiteSaveWriter {
 
     // MARK: - Rows
 
-    private mutating func insert(_ storage: ModelStorage, key: Int64) throws {
-        let layout = store.layouts[storage.entity.name]!
-        var values: [SQLiteValue] = [.integer(key)]
-        values.reserveCapacity(layout.columns.count + 1)
-        for index in layout.propertyIndexes {
-            try appendColumnValues(of: storage, property: storage.entity.storedProperties[index], to: &values)
-        }
-        try statement(layout.insertSQL).execute(values)
+    private mutating func insert(_ storage: ModelStorage, key: Int64, plan: EntityPlan) throws {
+        try execute(plan.insert, key: key, columnsOf: plan.layout.propertyIndexes, of: storage)
     }
 
     /// A prepared statement, cached for this save so rows reuse it without looking up the connection's cache.
@@ -190,23 +257,36 @@ struct SQLiteSaveWriter {
 
     /// Updates the columns of the given slots (all columns when `slots` is nil): one property's columns when only
     /// one changed, every column otherwise, each with a statement prepared once per save.
-    private mutating func update(_ storage: ModelStorage, key: Int64, slots: Set<Int>?) throws {
-        let layout = store.layouts[storage.entity.name]!
+    private mutating func update(_ storage: ModelStorage, key: Int64, slots: Set<Int>?, plan: EntityPlan) throws {
+        let layout = plan.layout
         try noteReplacedExternalFiles(of: storage.entity, keys: [key], slots: slots)
-        var values: [SQLiteValue] = [.integer(key)]
         if let slots, slots.count == 1, let slot = slots.first {
-            guard let sql = layout.updateSQLByProperty[slot] else { return }
-            try appendColumnValues(of: storage, property: storage.entity.storedProperties[slot], to: &values)
-            try statement(sql).execute(values)
+            guard let statement = try plan.updateStatement(forProperty: slot, on: connection) else { return }
+            try execute(statement, key: key, columnsOf: CollectionOfOne(slot), of: storage)
             return
         }
         if let slots, !slots.contains(where: { layout.columnRangeByProperty[$0] != nil }) { return }
-        guard !layout.updateAllSQL.isEmpty else { return }
-        values.reserveCapacity(layout.columns.count + 1)
-        for index in layout.propertyIndexes {
+        guard let statement = try plan.updateAll(on: connection) else { return }
+        try execute(statement, key: key, columnsOf: layout.propertyIndexes, of: storage)
+    }
+
+    /// Runs an `INSERT` or `UPDATE` whose parameters are the primary key followed by the columns of the given
+    /// properties.
+    private mutating func execute(
+        _ statement: SQLiteStatement,
+        key: Int64,
+        columnsOf properties: some Sequence<Int>,
+        of storage: ModelStorage
+    ) throws {
+        var values: [SQLiteValue] = []
+        swap(&values, &rowBuffer)
+        defer { swap(&values, &rowBuffer) }
+        values.removeAll(keepingCapacity: true)
+        values.append(.integer(key))
+        for index in properties {
             try appendColumnValues(of: storage, property: storage.entity.storedProperties[index], to: &values)
         }
-        try statement(layout.updateAllSQL).execute(values)
+        try statement.execute(values)
     }
 
     /// Rewrites the join-table rows of owned to-many relationships in the given slots (all when nil).

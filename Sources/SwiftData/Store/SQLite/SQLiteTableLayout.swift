@@ -12,7 +12,7 @@ struct SQLiteTableLayout: Sendable {
     let tableName: String
     let columns: [Column]
     /// Column positions (in `columns`) by property index; a composite attribute spans several.
-    let columnRangeByProperty: [Int: Range<Int>]
+    let columnRangeByProperty: ColumnRanges
 
     /// The indexes of the properties that have columns, in column order.
     let propertyIndexes: [Int]
@@ -71,13 +71,13 @@ struct SQLiteTableLayout: Sendable {
         self.tableName = entity.tableName
         self.columns = columns
         self.typeColumnPosition = columns.firstIndex { $0.propertyIndex == Self.typeIndex }
-        var ranges: [Int: Range<Int>] = [:]
+        var ranges = ColumnRanges()
         for (position, column) in columns.enumerated() where column.propertyIndex >= 0 {
             let start = ranges[column.propertyIndex]?.lowerBound ?? position
             ranges[column.propertyIndex] = start..<(position + 1)
         }
         self.columnRangeByProperty = ranges
-        let propertyIndexes = ranges.keys.sorted { ranges[$0]!.lowerBound < ranges[$1]!.lowerBound }
+        let propertyIndexes = ranges.map(\.property).sorted { ranges[$0]!.lowerBound < ranges[$1]!.lowerBound }
         self.propertyIndexes = propertyIndexes
         let table = quoted(entity.tableName)
         let key = quoted(Self.primaryKey)
@@ -95,7 +95,8 @@ struct SQLiteTableLayout: Sendable {
             return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?1"
         }
         self.updateAllSQL = ownColumns.isEmpty ? "" : update(ownColumns)
-        self.updateSQLByProperty = ranges.mapValues { update(Array(columns[$0])) }
+        self.updateSQLByProperty = Dictionary(
+            uniqueKeysWithValues: ranges.map { ($0.property, update(Array(columns[$0.columns]))) })
     }
 
     /// The columns of an entity's own properties, in declaration order.
@@ -166,5 +167,29 @@ struct SQLiteTableLayout: Sendable {
             statements.append(spotlight.fillSQL)
         }
         return statements
+    }
+}
+
+extension SQLiteTableLayout {
+    /// The column positions of each property that has columns, looked up by property index.
+    ///
+    /// An array indexed by property rather than a dictionary: materialising a row looks up every property, and
+    /// hashing each index cost more than reading the row's values.
+    struct ColumnRanges: Sequence, Sendable {
+        private var ranges: [Range<Int>?] = []
+
+        /// The column positions of the property at `index`, or nil when it has no columns.
+        subscript(index: Int) -> Range<Int>? {
+            get { index < ranges.count ? ranges[index] : nil }
+            set {
+                if index >= ranges.count { ranges += Array(repeating: nil, count: index + 1 - ranges.count) }
+                ranges[index] = newValue
+            }
+        }
+
+        /// The properties that have columns, in property order, with their column positions.
+        func makeIterator() -> some IteratorProtocol<(property: Int, columns: Range<Int>)> {
+            ranges.enumerated().lazy.compactMap { index, range in range.map { (index, $0) } }.makeIterator()
+        }
     }
 }
