@@ -72,7 +72,8 @@ indirect enum ValueCodec: @unchecked Sendable {
     }
 
     private static func integer<I: FixedWidthInteger>(_: I.Type) -> ValueCodec {
-        .integer(encode: { Int64(truncatingIfNeeded: $0 as! I) }, decode: { I(truncatingIfNeeded: $0) })
+        .integer(
+            encode: { Int64(truncatingIfNeeded: exactCast($0, to: I.self)) }, decode: { I(truncatingIfNeeded: $0) })
     }
 
     private static func rawRepresentable<R: RawRepresentable>(_: R.Type) -> ValueCodec? {
@@ -180,16 +181,16 @@ indirect enum ValueCodec: @unchecked Sendable {
     /// The SQLite value for a Swift value of this codec's type.
     func encode(_ value: Any) throws -> SQLiteValue {
         switch self {
-        case .string: return .text(value as! String)
-        case .bool: return .integer((value as! Bool) ? 1 : 0)
+        case .string: return .text(exactCast(value, to: String.self))
+        case .bool: return .integer(exactCast(value, to: Bool.self) ? 1 : 0)
         case .integer(let encode, _): return .integer(encode(value))
-        case .double: return .real(value as! Double)
-        case .float: return .real(Double(value as! Float))
-        case .date: return .real((value as! Date).timeIntervalSinceReferenceDate)
-        case .data: return .blob([UInt8](value as! Data))
-        case .url: return .text((value as! URL).absoluteString)
-        case .uuid: return .text((value as! UUID).uuidString)
-        case .decimal: return .text((value as! Decimal).description)
+        case .double: return .real(exactCast(value, to: Double.self))
+        case .float: return .real(Double(exactCast(value, to: Float.self)))
+        case .date: return .real(exactCast(value, to: Date.self).timeIntervalSinceReferenceDate)
+        case .data: return .blob([UInt8](exactCast(value, to: Data.self)))
+        case .url: return .text(exactCast(value, to: URL.self).absoluteString)
+        case .uuid: return .text(exactCast(value, to: UUID.self).uuidString)
+        case .decimal: return .text(exactCast(value, to: Decimal.self).description)
         case .optional(let wrapped, _, _):
             if let optional = value as? any OptionalValue {
                 guard let inner = optional.wrappedAny else { return .null }

@@ -26,28 +26,28 @@ final class DefaultBackingData<Model: PersistentModel>: ModelStorage, BackingDat
 
     @usableFromInline
     func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value where Value: Decodable {
-        value(at: entity.index(of: key)) as! Value
+        exactCast(value(at: entity.index(of: key)), to: Value.self)
     }
 
     @usableFromInline
     func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value where Value: PersistentModel {
-        value(at: entity.index(of: key)) as! Value
+        exactCast(value(at: entity.index(of: key)), to: Value.self)
     }
 
     @usableFromInline
     func getValue<Value>(forKey key: KeyPath<Model, Value?>) -> Value? where Value: PersistentModel {
-        value(at: entity.index(of: key)) as! Value?
+        exactCast(value(at: entity.index(of: key)), to: Value?.self)
     }
 
     @usableFromInline
     func getValue<Value, OtherModel>(forKey key: KeyPath<Model, Value>) -> Value
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
-        value(at: entity.index(of: key)) as! Value
+        exactCast(value(at: entity.index(of: key)), to: Value.self)
     }
 
     @usableFromInline
     func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
-        value(at: entity.index(of: key)) as! Value
+        exactCast(value(at: entity.index(of: key)), to: Value.self)
     }
 
     @usableFromInline

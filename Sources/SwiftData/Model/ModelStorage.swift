@@ -41,8 +41,13 @@ class ModelStorage {
     /// Allocates the slots of backing data that has not been used yet.
     @inline(__always)
     final func ensureSlots() {
-        if values.count != entity.storedProperties.count {
-            values += Array(repeating: Unset(), count: entity.storedProperties.count - values.count)
+        let count = entity.storedProperties.count
+        guard values.count != count else { return }
+        // A new model's slots are made in one allocation; a subclass adopting its entity appends to them.
+        if values.isEmpty {
+            values = Array(repeating: Unset(), count: count)
+        } else {
+            values += repeatElement(Unset() as Any, count: count - values.count)
         }
     }
 

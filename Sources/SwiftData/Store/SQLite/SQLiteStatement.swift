@@ -99,4 +99,7 @@ final class SQLiteStatement {
     }
 
     func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    /// Ends the current run of the statement, keeping its bindings.
+    func reset() { sqlite3_reset(handle) }
 }

@@ -68,7 +68,7 @@ struct SQLiteSaveWriter {
         var written: Set<Int64Key> = []
         for storage in changes.inserted { try assignKey(to: storage) }
         for storage in changes.inserted {
-            let plan = plan(for: storage.entity)
+            let plan = try plan(for: storage.entity)
             let key = assignedKeys[ObjectIdentifier(storage)]!
             // Only an entity with unique constraints can give two inserts, or an insert and a stored row, one key.
             if !plan.uniqueLookups.isEmpty {
@@ -86,7 +86,7 @@ struct SQLiteSaveWriter {
         }
         for storage in changes.updated {
             guard let key = storage.identifier.primaryKey else { continue }
-            let plan = plan(for: storage.entity)
+            let plan = try plan(for: storage.entity)
             try update(storage, key: key, slots: storage.changedSlots, plan: plan)
             if plan.hasJoinTables { try writeJoinRows(storage, key: key, slots: storage.changedSlots) }
             if let spotlight = plan.spotlight,
@@ -154,20 +154,19 @@ struct SQLiteSaveWriter {
         }
     }
 
-    private mutating func plan(for entity: Schema.Entity) -> EntityPlan {
+    private mutating func plan(for entity: Schema.Entity) throws -> EntityPlan {
         if let plan = plans[ObjectIdentifier(entity)] { return plan }
         let layout = store.layouts[entity.name]!
         let hasJoinTables = entity.storedProperties.contains {
             if case .joinTable = $0.relationshipInfo?.storage { return true }
             return false
         }
-        // Preparing can fail only on a broken schema, which opening the store has already ruled out.
         let plan = EntityPlan(
             layout: layout,
-            insert: try! statement(layout.insertSQL),
+            insert: try statement(layout.insertSQL),
             spotlight: SpotlightIndex(entity: entity),
             hasJoinTables: hasJoinTables,
-            uniqueLookups: uniqueLookups(for: entity)
+            uniqueLookups: try uniqueLookups(for: entity)
         )
         plans[ObjectIdentifier(entity)] = plan
         return plan
@@ -179,14 +178,14 @@ struct SQLiteSaveWriter {
         let entity = storage.entity
         var key: Int64?
         var uniqueValues: [PendingUniqueKey] = []
-        for lookup in plan(for: entity).uniqueLookups {
+        for lookup in try plan(for: entity).uniqueLookups {
             var values: [SQLiteValue] = []
             for property in lookup.properties { try appendColumnValues(of: storage, property: property, to: &values) }
-            let pendingKey = PendingUniqueKey(entity: entity.name, constraint: lookup.constraint, values: values)
+            let pendingKey = PendingUniqueKey(lookup: ObjectIdentifier(lookup.statement), values: values)
             uniqueValues.append(pendingKey)
             guard key == nil else { continue }
             // Earlier inserts of this save are not written yet: compare with them in memory first.
-            if let existing = try pendingUniqueValues[pendingKey] ?? storedKey(lookup.sql, values) {
+            if let existing = try pendingUniqueValues[pendingKey] ?? storedKey(lookup.statement, values) {
                 key = existing
                 upserted.insert(ObjectIdentifier(storage))
             }
@@ -198,27 +197,28 @@ struct SQLiteSaveWriter {
 
     /// How to find the row holding an entity's values for one uniqueness constraint.
     private struct UniqueLookup {
-        let constraint: [String]
         let properties: [Schema.Entity.Property]
-        let sql: String
+        /// The `SELECT` of the key of the row with given values of the constraint's columns.
+        let statement: SQLiteStatement
     }
 
     /// The lookups of an entity's uniqueness constraints.
-    private func uniqueLookups(for entity: Schema.Entity) -> [UniqueLookup] {
-        entity.uniquenessConstraints.compactMap { constraint -> UniqueLookup? in
+    private mutating func uniqueLookups(for entity: Schema.Entity) throws -> [UniqueLookup] {
+        try entity.uniquenessConstraints.compactMap { constraint -> UniqueLookup? in
             let properties = constraint.compactMap { entity.property(named: $0) }
             guard properties.count == constraint.count else { return nil }
             let sql =
                 "SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
                 + constraint.map { "\(quoted($0)) IS ?" }.joined(separator: " AND ")
-            return UniqueLookup(constraint: constraint, properties: properties, sql: sql)
+            return UniqueLookup(properties: properties, statement: try statement(sql))
         }
     }
 
     /// The key of the stored row a lookup finds, or nil.
-    private mutating func storedKey(_ sql: String, _ values: [SQLiteValue]) throws -> Int64? {
-        guard case .integer(let key) = try statement(sql).rows(values).first?.first else { return nil }
-        return key
+    private func storedKey(_ lookup: SQLiteStatement, _ values: [SQLiteValue]) throws -> Int64? {
+        try lookup.bind(values)
+        defer { lookup.reset() }
+        return try lookup.step() ? lookup.int64(0) : nil
     }
 
     private var pendingUniqueValues: [PendingUniqueKey: Int64] = [:]
@@ -436,8 +436,8 @@ private struct Int64Key: Hashable {
     let key: Int64
 }
 
+/// The values of one uniqueness constraint of an inserted model, told apart by the constraint's lookup statement.
 private struct PendingUniqueKey: Hashable {
-    let entity: String
-    let constraint: [String]
+    let lookup: ObjectIdentifier
     let values: [SQLiteValue]
 }
