@@ -155,6 +155,11 @@ extension ModelContext {
         let model = entity.makeModel(identifier: identifier, values: values)
         model.storage.context = self
         register(model, as: identifier)
+        // A row deleted without loading its model becomes an ordinary pending deletion once its model exists.
+        if !batchDeletions.isEmpty, batchDeletions.remove(row.primaryKey, of: entity) {
+            model.storage.isDeleted = true
+            deleted.append(model)
+        }
         return model
     }
 

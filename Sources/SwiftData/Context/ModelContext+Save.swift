@@ -45,7 +45,9 @@ extension ModelContext {
         var lastEntity: Schema.Entity?
         var lastStoreKey: ObjectIdentifier?
         func storeKey(_ model: any PersistentModel) throws -> ObjectIdentifier {
-            let entity = model.storage.entity
+            try storeKey(of: model.storage.entity)
+        }
+        func storeKey(of entity: Schema.Entity) throws -> ObjectIdentifier {
             if entity === lastEntity, let lastStoreKey { return lastStoreKey }
             let store = try container.store(for: entity)
             let key = ObjectIdentifier(store)
@@ -64,13 +66,17 @@ extension ModelContext {
         for model in deletedModels where model.storage.committedValues != nil {
             changesByStore[try storeKey(model), default: StoreChanges()].deleted.append(model.storage)
         }
+        let deletedRows = batchDeletions.all
+        for rows in deletedRows {
+            changesByStore[try storeKey(of: rows.entity), default: StoreChanges()].deletedRows.append(rows)
+        }
 
         var assignedKeys: [ObjectIdentifier: (SQLiteStore, Int64)] = [:]
         for (storeKey, changes) in changesByStore where !changes.isEmpty {
             let store = storesByIdentifier[storeKey]!
             for (storage, key) in try store.save(changes) { assignedKeys[storage] = (store, key) }
         }
-        applySavedChanges(assignedKeys: assignedKeys, deletedModels: deletedModels)
+        applySavedChanges(assignedKeys: assignedKeys, deletedModels: deletedModels, deletedRows: deletedRows)
     }
 
     // MARK: - Internal
@@ -139,7 +145,8 @@ extension ModelContext {
     /// deleted models removed from the relationships of the models that remain.
     private func applySavedChanges(
         assignedKeys: [ObjectIdentifier: (SQLiteStore, Int64)],
-        deletedModels: [any PersistentModel]
+        deletedModels: [any PersistentModel],
+        deletedRows: [(entity: Schema.Entity, keys: [Int64])]
     ) {
         var insertedIDs: [PersistentIdentifier] = []
         var updatedIDs: [PersistentIdentifier] = []
@@ -175,9 +182,14 @@ extension ModelContext {
             model.storage.commit()
             updatedIDs.append(model.storage.identifier)
         }
+        for (entity, keys) in deletedRows {
+            guard let store = try? container.store(for: entity) else { continue }
+            deletedIDs += keys.map { store.identifier(entityName: entity.name, primaryKey: $0) }
+        }
         inserted = OrderedModels()
         changed = OrderedModels()
         deleted = OrderedModels()
+        batchDeletions.removeAll()
 
         container.broadcaster.broadcast(from: inbox) {
             SavedChanges(

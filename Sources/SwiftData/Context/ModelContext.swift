@@ -32,6 +32,8 @@ public final class ModelContext {
     var changed = OrderedModels()
     /// Saved models deleted and not yet saved.
     var deleted = OrderedModels()
+    /// Rows deleted by `delete(model:where:)` without loading their models, not yet saved.
+    var batchDeletions = BatchDeletions()
 
     /// Saves of the container's other contexts not applied here yet.
     let inbox = ChangeInbox()
@@ -90,9 +92,13 @@ public final class ModelContext {
     /// Deletes every model of a type that matches a predicate (all of them when `predicate` is nil), including
     /// instances of its `@Model` subclasses unless `includeSubclasses` is false.
     ///
+    /// When no delete rule needs the models, the matching rows are deleted by the next save without being loaded,
+    /// and models the context has not loaded do not appear in `deletedModelsArray` (see <doc:Relationships>).
+    ///
     /// - Throws: `SwiftDataError.unsupportedPredicate` when the predicate cannot be evaluated.
     public func delete<T>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws
     where T: PersistentModel {
+        if try deleteRowsWithoutLoading(of: T.self, where: predicate) { return }
         var descriptor = FetchDescriptor<T>(predicate: predicate)
         descriptor.includePendingChanges = true
         for match in try fetch(descriptor) where includeSubclasses || type(of: match) == T.self { delete(match) }
@@ -101,7 +107,9 @@ public final class ModelContext {
     // MARK: - Tracking Changes
 
     /// True when the context has unsaved inserts, changes or deletions.
-    public var hasChanges: Bool { !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty }
+    public var hasChanges: Bool {
+        !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty || !batchDeletions.isEmpty
+    }
 
     /// The models inserted since the last save.
     public var insertedModelsArray: [any PersistentModel] { inserted.models }
@@ -122,6 +130,7 @@ public final class ModelContext {
         inserted = OrderedModels()
         changed = OrderedModels()
         deleted = OrderedModels()
+        batchDeletions.removeAll()
         undoManager?.removeAllActions()
     }
 

@@ -69,6 +69,14 @@ struct FetchPlan<T: PersistentModel> {
                 "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))"
             query.whereClause = query.whereClause.map { "(\($0)) AND \(filter)" } ?? filter
         }
+        // Rows deleted without loading their models stay in the table until the save.
+        if let deleted = context.batchDeletions.keys(of: entity) {
+            let filter =
+                "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.primaryKey)) NOT IN "
+                + "(SELECT value FROM json_each(?\(query.bindings.count + 1)))"
+            query.whereClause = query.whereClause.map { "(\($0)) AND \(filter)" } ?? filter
+            query.bindings.append(ModelContext.keyList(deleted.sorted()))
+        }
         return query
     }
 
@@ -134,6 +142,12 @@ struct FetchPlan<T: PersistentModel> {
             }
         }
         return try models().map(\.persistentModelID)
+    }
+
+    /// The primary keys of every row that matches, when the predicate runs in SQL and nothing is pending.
+    func primaryKeys() throws -> [Int64] {
+        precondition(predicateInSQL && !includesPending, "primaryKeys() needs a plan that runs in SQL")
+        return try store.fetchPrimaryKeys(entity: entity, query: baseQuery)
     }
 
     /// True when results can be read in primary-key order in pages (no sort, everything in SQL).

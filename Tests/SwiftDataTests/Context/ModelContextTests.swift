@@ -154,16 +154,7 @@ import Testing
         let context = ModelContext(try makeInMemoryContainer(Trip.self))
         let trip = Trip(name: "A", destination: "X")
         context.insert(trip)
-        nonisolated(unsafe) var inserted: [PersistentIdentifier] = []
-        // Safe: the notification is posted synchronously on this thread, inside save().
-        let observer = NotificationCenter.default.addObserver(
-            forName: ModelContext.didSave, object: context, queue: nil
-        ) {
-            inserted =
-                $0.userInfo?[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier] ?? []
-        }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        try context.save()
+        let inserted = try identifiersInDidSave(of: context, under: .insertedIdentifiers) { try context.save() }
         #expect(inserted == [trip.persistentModelID])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import SwiftData
 import Testing
 
 /// Runs SQL on a store file with the sqlite3 command-line tool and returns its output lines: to set up
@@ -36,4 +37,22 @@ func observesChange(_ read: () -> Void, when change: () throws -> Void) rethrows
     withObservationTracking(read) { changed = true }
     try change()
     return changed
+}
+
+/// The identifiers under `key` in the `didSave` notification that `save` makes `context` post.
+func identifiersInDidSave(
+    of context: ModelContext,
+    under key: ModelContext.NotificationKey,
+    during save: () throws -> Void
+) rethrows -> [PersistentIdentifier] {
+    nonisolated(unsafe) var identifiers: [PersistentIdentifier] = []
+    // Safe: the notification is posted synchronously on this thread, inside save().
+    let observer = NotificationCenter.default.addObserver(
+        forName: ModelContext.didSave, object: context, queue: nil
+    ) {
+        identifiers = $0.userInfo?[key.rawValue] as? [PersistentIdentifier] ?? []
+    }
+    defer { NotificationCenter.default.removeObserver(observer) }
+    try save()
+    return identifiers
 }

@@ -10,9 +10,40 @@ struct SQLQuery {
 /// One row of an entity's table: its primary key and its columns in `SQLiteTableLayout.columns` order.
 struct FetchedRow {
     let primaryKey: Int64
-    let values: [SQLiteValue]
+    let values: RowValues
     /// The properties whose columns were read, or nil when all were; the others hold NULL placeholders.
     var loadedProperties: Set<Int>? = nil
+}
+
+/// The column values of one fetched row: a window on an array that holds every row of the fetch, so a fetch
+/// allocates one array rather than one per row.
+struct RowValues {
+    private let all: [SQLiteValue]
+    private let start: Int
+    let count: Int
+
+    /// The values of a row read on its own.
+    init(_ values: [SQLiteValue]) {
+        self.init(all: values, start: 0, count: values.count)
+    }
+
+    /// The `count` values from `start` on of an array holding several rows.
+    init(all: [SQLiteValue], start: Int, count: Int) {
+        self.all = all
+        self.start = start
+        self.count = count
+    }
+
+    /// The value at a column position.
+    subscript(position: Int) -> SQLiteValue { all[start + position] }
+
+    /// The values at a range of column positions (a composite attribute's).
+    subscript(positions: Range<Int>) -> ArraySlice<SQLiteValue> {
+        all[(start + positions.lowerBound)..<(start + positions.upperBound)]
+    }
+
+    /// The row's values as an array of their own.
+    var array: [SQLiteValue] { Array(all[start..<(start + count)]) }
 }
 
 extension SQLiteStore {
@@ -39,18 +70,26 @@ extension SQLiteStore {
         return try run(sql, entityName: entity.name) { connection in
             let statement = try connection.statement(sql)
             try statement.bind(query.bindings)
-            var rows: [FetchedRow] = []
+            // Every row's values go into one array, `width` values per row, in `layout.columns` order.
+            let width = layout.columns.count
+            var all: [SQLiteValue] = []
+            var keys: [Int64] = []
             while try statement.step() {
-                var values: [SQLiteValue]
+                keys.append(statement.int64(0))
                 if properties == nil {
-                    values = (0..<Int32(positions.count)).map { statement.column($0 + 1) }
+                    for offset in 0..<Int32(width) { all.append(statement.column(offset + 1)) }
                 } else {
-                    values = Array(repeating: .null, count: layout.columns.count)
+                    let start = all.count
+                    all.append(contentsOf: repeatElement(.null, count: width))
                     for (offset, position) in positions.enumerated() {
-                        values[position] = statement.column(Int32(offset + 1))
+                        all[start + position] = statement.column(Int32(offset + 1))
                     }
                 }
-                rows.append(FetchedRow(primaryKey: statement.int64(0), values: values, loadedProperties: loaded))
+            }
+            let rows = keys.indices.map { row in
+                FetchedRow(
+                    primaryKey: keys[row], values: RowValues(all: all, start: row * width, count: width),
+                    loadedProperties: loaded)
             }
             return try readExternalValues(of: entity, in: rows, layout: layout)
         }
@@ -66,7 +105,7 @@ extension SQLiteStore {
         }
         guard !positions.isEmpty else { return rows }
         return try rows.map { row in
-            var values = row.values
+            var values = row.values.array
             for position in positions {
                 guard let name = ExternalDataStore.fileName(in: values[position]) else { continue }
                 do {
@@ -80,7 +119,8 @@ extension SQLiteStore {
                     )
                 }
             }
-            return FetchedRow(primaryKey: row.primaryKey, values: values, loadedProperties: row.loadedProperties)
+            return FetchedRow(
+                primaryKey: row.primaryKey, values: RowValues(values), loadedProperties: row.loadedProperties)
         }
     }
 
@@ -88,10 +128,12 @@ extension SQLiteStore {
     func fetchPrimaryKeys(entity: Schema.Entity, query: SQLQuery) throws -> [Int64] {
         let sql = selectSQL("SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName))", query)
         return try run(sql, entityName: entity.name) { connection in
-            try connection.statement(sql).rows(query.bindings).compactMap {
-                if case .integer(let key) = $0[0] { return key }
-                return nil
-            }
+            let statement = try connection.statement(sql)
+            try statement.bind(query.bindings)
+            defer { statement.reset() }
+            var keys: [Int64] = []
+            while try statement.step() { keys.append(statement.int64(0)) }
+            return keys
         }
     }
 

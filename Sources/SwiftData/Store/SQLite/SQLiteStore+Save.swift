@@ -3,8 +3,10 @@ struct StoreChanges {
     var inserted: [ModelStorage] = []
     var updated: [ModelStorage] = []
     var deleted: [ModelStorage] = []
+    /// Rows deleted without loading their models.
+    var deletedRows: [(entity: Schema.Entity, keys: [Int64])] = []
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedRows.isEmpty }
 }
 
 extension SQLiteStore {
@@ -54,8 +56,6 @@ struct SQLiteSaveWriter {
     private var nextKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
     private var plans: [ObjectIdentifier: EntityPlan] = [:]
-    /// The values of the row being written, kept between rows so that each row reuses the array's storage.
-    private var rowBuffer: [SQLiteValue] = []
     /// External-storage files this save wrote and made obsolete.
     let files = ExternalFileChanges()
 
@@ -99,6 +99,9 @@ struct SQLiteSaveWriter {
         for storage in changes.deleted {
             guard let key = storage.identifier.primaryKey else { continue }
             deletedKeys[storage.entity.name, default: (storage.entity, [])].keys.append(key)
+        }
+        for (entity, keys) in changes.deletedRows {
+            deletedKeys[entity.name, default: (entity, [])].keys += keys
         }
         for (entity, keys) in deletedKeys.values { try delete(keys, of: entity) }
     }
@@ -271,22 +274,19 @@ struct SQLiteSaveWriter {
     }
 
     /// Runs an `INSERT` or `UPDATE` whose parameters are the primary key followed by the columns of the given
-    /// properties.
-    private mutating func execute(
+    /// properties, binding each value as it is encoded.
+    private func execute(
         _ statement: SQLiteStatement,
         key: Int64,
         columnsOf properties: some Sequence<Int>,
         of storage: ModelStorage
     ) throws {
-        var values: [SQLiteValue] = []
-        swap(&values, &rowBuffer)
-        defer { swap(&values, &rowBuffer) }
-        values.removeAll(keepingCapacity: true)
-        values.append(.integer(key))
+        var parameters = statement.parameters()
+        try parameters.append(.integer(key))
         for index in properties {
-            try appendColumnValues(of: storage, property: storage.entity.storedProperties[index], to: &values)
+            try appendColumnValues(of: storage, property: storage.entity.storedProperties[index], to: &parameters)
         }
-        try statement.execute(values)
+        try statement.run()
     }
 
     /// Rewrites the join-table rows of owned to-many relationships in the given slots (all when nil).
@@ -370,30 +370,30 @@ struct SQLiteSaveWriter {
     private func appendColumnValues(
         of storage: ModelStorage,
         property: Schema.Entity.Property,
-        to values: inout [SQLiteValue]
+        to values: inout some ColumnValueSink
     ) throws {
         let value = storage.values[property.index]
         if property.relationshipInfo != nil {
             switch value {
             case let fault as ModelStorage.ToOneFault:
-                values.append(fault.target?.primaryKey.map { .integer($0) } ?? .null)
+                try values.append(fault.target?.primaryKey.map { .integer($0) } ?? .null)
             case is ModelStorage.Unset:
-                values.append(.null)
+                try values.append(.null)
             default:
                 guard let target = property.relatedModels(in: value).first, !target.storage.isDeleted,
                     let key = primaryKey(of: target.storage)
                 else {
-                    values.append(.null)
+                    try values.append(.null)
                     return
                 }
-                values.append(.integer(key))
+                try values.append(.integer(key))
             }
             return
         }
         let codec = property.codec!
         if value is ModelStorage.Unset {
             if property.isOptional {
-                values += repeatElement(.null, count: codec.columnShapes.count)
+                try values.append(contentsOf: repeatElement(.null, count: codec.columnShapes.count))
                 return
             }
             throw SwiftDataError(
@@ -404,15 +404,15 @@ struct SQLiteSaveWriter {
         }
         do {
             if case .composite = codec.unwrappedCodec {
-                values += try codec.encodeColumns(value)
+                try values.append(contentsOf: try codec.encodeColumns(value))
             } else if property.usesExternalStorage, let external = store.external,
                 let data = unwrappedValue(value) as? Data, data.count >= ExternalDataStore.threshold
             {
                 let name = try external.write(data)
                 files.written.append(name)
-                values.append(.text(ExternalDataStore.prefix + name))
+                try values.append(.text(ExternalDataStore.prefix + name))
             } else {
-                values.append(try codec.encode(value))
+                try values.append(try codec.encode(value))
             }
         } catch let error as SwiftDataError {
             throw error

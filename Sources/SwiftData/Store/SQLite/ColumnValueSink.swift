@@ -1,0 +1,39 @@
+/// Where a save puts the SQLite values of a row's columns, in column order: straight into a statement's
+/// parameters when it writes the row, or into an array when it compares values in memory.
+protocol ColumnValueSink {
+    mutating func append(_ value: SQLiteValue) throws
+}
+
+extension ColumnValueSink {
+    mutating func append(contentsOf values: some Sequence<SQLiteValue>) throws {
+        for value in values { try append(value) }
+    }
+}
+
+extension Array: ColumnValueSink where Element == SQLiteValue {}
+
+/// Binds values to a statement's parameters 1, 2, 3… in the order they come, so that a row is written without
+/// first being collected in an array.
+struct StatementParameters: ColumnValueSink {
+    fileprivate let statement: SQLiteStatement
+    fileprivate var next: Int32 = 1
+
+    mutating func append(_ value: SQLiteValue) throws {
+        try statement.bind(value, at: next)
+        next += 1
+    }
+}
+
+extension SQLiteStatement {
+    /// Ends the statement's previous run and returns its parameters, to bind in order before `run()`.
+    func parameters() -> StatementParameters {
+        reset()
+        return StatementParameters(statement: self)
+    }
+
+    /// Runs the statement to completion with the parameters bound so far.
+    func run() throws {
+        defer { reset() }
+        while try step() {}
+    }
+}
