@@ -19,12 +19,21 @@ extension ModelContext {
         }
         guard !pending.isEmpty else { return }
         if case .foreignKey = info.storage {
-            // The keys are already in the owners' rows: loading the targets registers them, and each owner's fault
-            // then resolves from the registry without a query.
-            let targets = pending.compactMap {
-                ($0.values[property.index] as? ModelStorage.ToOneFault)?.target?.primaryKey
+            // The keys are already in the owners' rows: the targets load in one query, and each owner's fault is
+            // replaced by its target (the registry alone would not keep the targets alive until they are read).
+            let faults = pending.map { ($0, $0.values[property.index] as? ModelStorage.ToOneFault) }
+            let keys = Set(faults.compactMap { $0.1?.target?.primaryKey })
+            var targets: [Int64: any PersistentModel] = [:]
+            for model in try models(of: info.destination, primaryKeys: keys.sorted()) {
+                if let key = model.persistentModelID.primaryKey { targets[key] = model }
             }
-            _ = try models(of: info.destination, primaryKeys: Array(Set(targets)).sorted())
+            for case (let storage, let fault?) in faults {
+                guard let key = fault.target?.primaryKey else {
+                    storage.fillRelationship(at: property.index, with: [])
+                    continue
+                }
+                if let target = targets[key] { storage.fillRelationship(at: property.index, with: [target]) }
+            }
             return
         }
         let groups = try relatedModels(

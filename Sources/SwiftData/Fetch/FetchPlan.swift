@@ -178,7 +178,16 @@ struct FetchPlan<T: PersistentModel> {
     /// The models of fetched rows, registered with the context in one step.
     private func materialize(_ rows: [FetchedRow]) throws -> [T] {
         context.reserveRegistrations(rows.count)
-        return try rows.map { try context.materialize($0, entity: entity, store: store) as! T }
+        let models = try rows.map { try context.materialize($0, entity: entity, store: store) as! T }
+        // Models with relationships remember their fetch, so a relationship read lazily loads in batches.
+        if rows.count > 1, entity.storedProperties.contains(where: \.isRelationship) {
+            let group = FetchGroup(entity: entity, keys: rows.map(\.primaryKey))
+            for (index, model) in models.enumerated() {
+                model.storage.fetchGroup = group
+                model.storage.fetchGroupIndex = index
+            }
+        }
+        return models
     }
 
     /// The slot indexes `propertiesToFetch` names, or nil to read every column.

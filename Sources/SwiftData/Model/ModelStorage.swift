@@ -29,6 +29,9 @@ class ModelStorage {
     final var isDeleted = false
     /// Relationship slots assigned before the model object was known; their inverses are updated on `bind`.
     final var slotsAwaitingInverse: [Int] = []
+    /// The fetch that read this model, and the model's position in it, for loading relationships in batches.
+    final var fetchGroup: FetchGroup?
+    final var fetchGroupIndex = 0
 
     init(entity: Schema.Entity) {
         // The slots are allocated on first use: every model's class creates backing data as the initial value of
@@ -56,14 +59,19 @@ class ModelStorage {
         self.entity = entity
         self.values = []
         self.identifier = identifier
+        self.isAwaitingRow = true
     }
+
+    /// True while the model's initializer runs for a fetched row: the initializer stores the class's declared
+    /// default values, which the row's values replace, so those writes are skipped.
+    private final var isAwaitingRow = false
 
     /// The model class this backing data is typed by: the root of the model's class hierarchy.
     var backingModelType: ObjectIdentifier { preconditionFailure("ModelStorage is used through DefaultBackingData") }
 
-    /// Takes the values of a fetched row, replacing whatever the model's initializer stored (its declared default
-    /// values), and forgets those writes.
+    /// Takes the values of a fetched row, once the model's initializer has run.
     final func becomeFetched(_ values: [Any]) {
+        isAwaitingRow = false
         self.values = values
         self.committedValues = values
         changedSlots = []
@@ -132,6 +140,9 @@ class ModelStorage {
 
     private func resolve(_ fault: ToOneFault, for property: Schema.Entity.Property) -> Any {
         guard let target = fault.target, let context else { return property.noneValue }
+        if fetchGroup != nil, context.registered[target]?.model == nil {
+            context.loadForFetchGroup(property, of: self)
+        }
         guard let model = context.resolveModel(for: target) else { return property.noneValue }
         return property.isOptional ? property.wrapOptional(model) : model
     }
@@ -139,7 +150,7 @@ class ModelStorage {
     private func loadRelationship(_ index: Int) -> Any {
         let property = entity.storedProperties[index]
         guard let context else { return property.emptyRelationshipValue }
-        fillRelationship(at: index, with: context.loadRelatedModels(of: self, property: property))
+        context.loadRelationship(property, of: self)
         return values[index]
     }
 
@@ -147,6 +158,7 @@ class ModelStorage {
 
     /// Sets an attribute slot and records the change.
     final func setAttribute(at index: Int, to newValue: Any) {
+        guard !isAwaitingRow else { return }
         ensureSlots()
         registerUndo(at: index)
         values[index] = newValue
@@ -172,6 +184,7 @@ class ModelStorage {
 
     /// Sets a relationship slot, records the change, and keeps the other side consistent.
     final func setRelationship(at index: Int, to newValue: Any) {
+        guard !isAwaitingRow else { return }
         ensureSlots()
         if !(values[index] is Unset) { registerUndo(at: index) }
         let oldValue = values[index] is Unset ? entity.storedProperties[index].emptyRelationshipValue : value(at: index)

@@ -98,8 +98,8 @@ extension Schema {
             -> (Entity, PersistentIdentifier, [Any]) -> any PersistentModel
         {
             { entity, identifier, values in
-                // The backing data starts empty, like a new model's, because the initializer stores the declared
-                // default values through it; the row's values replace them once the initializer returns.
+                // The backing data ignores the declared default values the initializer stores through it; the
+                // row's values fill it once the initializer returns.
                 let storage = DefaultBackingData<Root>(entity: entity, identifier: identifier)
                 let concrete = entity.modelType as? Root.Type ?? Root.self
                 let model = BackingDataHandoff.offering(storage) { concrete.init(backingData: storage) }

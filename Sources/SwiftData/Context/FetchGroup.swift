@@ -1,0 +1,67 @@
+/// The rows one fetch returned, by primary key, so that loading a relationship of one of its models loads it for
+/// the next models of the same fetch too.
+///
+/// Walking fetched models and reading a relationship of each is the common pattern; loading it model by model
+/// runs one query per model (501 queries for 500 trips and their items). When a model's relationship is first
+/// read, the context loads that relationship for it and for up to `batchSize - 1` models that follow it in its
+/// fetch and are still in memory with the relationship not loaded, in one query. The group holds keys, not
+/// models, so it keeps no model alive.
+final class FetchGroup {
+    /// How many models one lazy load serves at most.
+    static let batchSize = 100
+
+    let entity: Schema.Entity
+    let keys: [Int64]
+
+    init(entity: Schema.Entity, keys: [Int64]) {
+        self.entity = entity
+        self.keys = keys
+    }
+}
+
+extension ModelContext {
+    /// Loads a relationship of a saved model that is not loaded yet, together with the same relationship of the
+    /// models that follow it in its fetch.
+    func loadRelationship(_ property: Schema.Entity.Property, of storage: ModelStorage) {
+        guard loadForFetchGroup(property, of: storage) else {
+            storage.fillRelationship(at: property.index, with: loadRelatedModels(of: storage, property: property))
+            return
+        }
+    }
+
+    /// Loads a relationship for a storage and the models after it in its fetch group, in one query; false, doing
+    /// nothing, when no other model of the group needs it. A to-one relationship's targets are registered, and
+    /// each fault then resolves from the registry.
+    @discardableResult
+    func loadForFetchGroup(_ property: Schema.Entity.Property, of storage: ModelStorage) -> Bool {
+        let batch = fetchGroupBatch(of: storage, needing: property)
+        guard batch.count > 1 else { return false }
+        do {
+            try prefetch(property, of: batch)
+        } catch {
+            // The store could not be read: this model's relationship is left empty, as a single load leaves it.
+            storage.fillRelationship(at: property.index, with: [])
+        }
+        return true
+    }
+
+    /// The storage and the models after it in its fetch group whose relationship slot is not loaded.
+    private func fetchGroupBatch(of storage: ModelStorage, needing property: Schema.Entity.Property)
+        -> [ModelStorage]
+    {
+        guard let group = storage.fetchGroup, group.entity === storage.entity,
+            let store = try? container.store(for: storage.entity)
+        else { return [storage] }
+        var batch = [storage]
+        let start = storage.fetchGroupIndex + 1
+        for key in group.keys[min(start, group.keys.count)...].prefix(FetchGroup.batchSize - 1) {
+            let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
+            guard let sibling = registered[identifier]?.model?.storage, sibling.entity === storage.entity else {
+                continue
+            }
+            let slot = sibling.values[property.index]
+            if slot is ModelStorage.UnloadedRelationship || slot is ModelStorage.ToOneFault { batch.append(sibling) }
+        }
+        return batch
+    }
+}
