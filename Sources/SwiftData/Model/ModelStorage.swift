@@ -25,7 +25,7 @@ class ModelStorage {
     /// The values as last saved or fetched; nil for a model that was never saved.
     final var committedValues: [Any]?
     /// Slots changed since the last save.
-    final var changedSlots: Set<Int> = []
+    final var changedSlots = SlotSet()
     final var isDeleted = false
     /// Relationship slots assigned before the model object was known; their inverses are updated on `bind`.
     final var slotsAwaitingInverse: [Int] = []

@@ -260,7 +260,7 @@ struct SQLiteSaveWriter {
 
     /// Updates the columns of the given slots (all columns when `slots` is nil): one property's columns when only
     /// one changed, every column otherwise, each with a statement prepared once per save.
-    private mutating func update(_ storage: ModelStorage, key: Int64, slots: Set<Int>?, plan: EntityPlan) throws {
+    private mutating func update(_ storage: ModelStorage, key: Int64, slots: SlotSet?, plan: EntityPlan) throws {
         let layout = plan.layout
         try noteReplacedExternalFiles(of: storage.entity, keys: [key], slots: slots)
         if let slots, slots.count == 1, let slot = slots.first {
@@ -290,7 +290,7 @@ struct SQLiteSaveWriter {
     }
 
     /// Rewrites the join-table rows of owned to-many relationships in the given slots (all when nil).
-    private func writeJoinRows(_ storage: ModelStorage, key: Int64, slots: Set<Int>?) throws {
+    private func writeJoinRows(_ storage: ModelStorage, key: Int64, slots: SlotSet?) throws {
         for property in storage.entity.storedProperties {
             guard slots?.contains(property.index) ?? true,
                 case .joinTable(let table, let ownerColumn, let targetColumn) = property.relationshipInfo?.storage,
@@ -350,7 +350,7 @@ struct SQLiteSaveWriter {
 
     /// Records the external files that rows' external-storage columns refer to now, before an update or a delete
     /// replaces them; they are removed once the save commits.
-    private func noteReplacedExternalFiles(of entity: Schema.Entity, keys: [Int64], slots: Set<Int>?) throws {
+    private func noteReplacedExternalFiles(of entity: Schema.Entity, keys: [Int64], slots: SlotSet?) throws {
         guard store.external != nil else { return }
         for property in entity.storedProperties where property.usesExternalStorage {
             guard slots?.contains(property.index) ?? true else { continue }
