@@ -88,7 +88,7 @@ extension ModelContext {
 
     /// The model with an identifier: registered, or loaded from its store; nil when no such row exists.
     func resolveModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
-        if let model = registered[identifier]?.model { return model }
+        if let model = registeredModel(for: identifier) { return model }
         guard let key = identifier.primaryKey,
             let store = container.store(identifier: identifier.storeIdentifier),
             let entity = container.schema.entitiesByName[identifier.entityName]

@@ -166,7 +166,6 @@ extension ModelContext {
             let storage = model.storage
             defer { storage.commit() }
             guard let (store, key) = assignedKeys[ObjectIdentifier(storage)] else { continue }
-            registered[storage.identifier] = nil
             let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
             storage.identifier = identifier
             if let previous = registered.updateValue(WeakModel(model), forKey: identifier)?.model, previous !== model {

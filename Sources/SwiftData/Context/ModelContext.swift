@@ -154,7 +154,18 @@ public final class ModelContext {
 
     /// The registered model with an identifier, or nil when this context has none.
     public func registeredModel<T>(for persistentModelID: PersistentIdentifier) -> T? where T: PersistentModel {
-        registered[persistentModelID]?.model as? T
+        registeredModel(for: persistentModelID) as? T
+    }
+
+    /// The model with an identifier that the context holds: a saved one from the registry, an inserted one (whose
+    /// identifier is temporary) from the inserted models.
+    func registeredModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        // Inserted models are not in the registry: registering them only to move them to their permanent
+        // identifier at the save cost a fifth of a save's bookkeeping.
+        guard !identifier.isTemporary else {
+            return inserted.models.first { $0.storage.identifier == identifier }
+        }
+        return registered[identifier]?.model
     }
 
     /// The model with an identifier: the registered one, or one loaded from its store.
@@ -202,7 +213,7 @@ public final class ModelContext {
         } else if !storage.changedSlots.isEmpty {
             changed.append(model)
         }
-        registered[storage.identifier] = WeakModel(model)
+        if !storage.identifier.isTemporary { registered[storage.identifier] = WeakModel(model) }
         for property in storage.entity.storedProperties where property.isRelationship {
             let value = storage.values[property.index]
             for target in property.relatedModels(in: value) where target.storage.context !== self {

@@ -85,8 +85,14 @@ extension ModelContext {
     func models<T: PersistentModel>(for identifiers: [PersistentIdentifier]) -> [T] {
         var byIdentifier: [PersistentIdentifier: any PersistentModel] = [:]
         var missing: [String: [Int64]] = [:]
+        // Inserted models are not in the registry; their identifiers are temporary.
+        let inserted =
+            identifiers.contains(where: \.isTemporary)
+            ? Dictionary(
+                self.inserted.models.map { ($0.storage.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+            : [:]
         for identifier in identifiers {
-            if let model = registered[identifier]?.model {
+            if let model = registered[identifier]?.model ?? inserted[identifier] {
                 byIdentifier[identifier] = model
             } else if let key = identifier.primaryKey {
                 missing[identifier.entityName, default: []].append(key)
