@@ -38,45 +38,27 @@ extension ModelContext {
 
         let deletions = try deletionClosure()
         try validateRelationshipCounts(excluding: deletions)
-        // Grouped per store, appending in place (the dictionary's default subscript mutates without copying).
-        var changesByStore: [ObjectIdentifier: StoreChanges] = [:]
-        var storesByIdentifier: [ObjectIdentifier: SQLiteStore] = [:]
-        // Saves mostly hold runs of one entity: the last entity's store is kept to skip the lookup by name.
-        var lastEntity: Schema.Entity?
-        var lastStoreKey: ObjectIdentifier?
-        func storeKey(_ model: any PersistentModel) throws -> ObjectIdentifier {
-            try storeKey(of: model.storage.entity)
-        }
-        func storeKey(of entity: Schema.Entity) throws -> ObjectIdentifier {
-            if entity === lastEntity, let lastStoreKey { return lastStoreKey }
-            let store = try container.store(for: entity)
-            let key = ObjectIdentifier(store)
-            storesByIdentifier[key] = store
-            lastEntity = entity
-            lastStoreKey = key
-            return key
-        }
+        var groups = StoreChangeGroups(container: container)
         for model in inserted.models {
-            changesByStore[try storeKey(model), default: StoreChanges()].inserted.append(model.storage)
+            groups.changes[try groups.position(of: model.storage.entity)].inserted.append(model.storage)
         }
         for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
-            changesByStore[try storeKey(model), default: StoreChanges()].updated.append(model.storage)
+            groups.changes[try groups.position(of: model.storage.entity)].updated.append(model.storage)
         }
         let deletedModels = deletions.models
         for model in deletedModels where model.storage.committedValues != nil {
-            changesByStore[try storeKey(model), default: StoreChanges()].deleted.append(model.storage)
+            groups.changes[try groups.position(of: model.storage.entity)].deleted.append(model.storage)
         }
         let deletedRows = batchDeletions.all
         for rows in deletedRows {
-            changesByStore[try storeKey(of: rows.entity), default: StoreChanges()].deletedRows.append(rows)
+            groups.changes[try groups.position(of: rows.entity)].deletedRows.append(rows)
         }
 
-        var assignedKeys: [ObjectIdentifier: (SQLiteStore, Int64)] = [:]
-        for (storeKey, changes) in changesByStore where !changes.isEmpty {
-            let store = storesByIdentifier[storeKey]!
-            for (storage, key) in try store.save(changes) { assignedKeys[storage] = (store, key) }
+        var savedInserts: [(store: SQLiteStore, storages: [ModelStorage], keys: [Int64])] = []
+        for (store, changes) in zip(groups.stores, groups.changes) where !changes.isEmpty {
+            savedInserts.append((store, changes.inserted, try store.save(changes)))
         }
-        applySavedChanges(assignedKeys: assignedKeys, deletedModels: deletedModels, deletedRows: deletedRows)
+        applySavedChanges(savedInserts: savedInserts, deletedModels: deletedModels, deletedRows: deletedRows)
     }
 
     // MARK: - Internal
@@ -119,8 +101,21 @@ extension ModelContext {
     ///
     /// - Throws: `SwiftDataError.modelValidationFailure` naming the model, the relationship and the count.
     private func validateRelationshipCounts(excluding deletions: OrderedModels) throws {
-        for model in inserted.models + changed.models where !deletions.contains(model) {
+        // Most entities declare no counts; whether one does is worked out once per run of models of one entity.
+        var lastEntity: Schema.Entity?
+        var lastHasLimits = false
+        func hasLimits(_ entity: Schema.Entity) -> Bool {
+            if entity === lastEntity { return lastHasLimits }
+            lastEntity = entity
+            lastHasLimits = entity.storedProperties.contains {
+                guard let info = $0.relationshipInfo, info.isToMany else { return false }
+                return (info.declaration.minimumModelCount ?? 0) > 0 || (info.declaration.maximumModelCount ?? 0) > 0
+            }
+            return lastHasLimits
+        }
+        for model in [inserted.models, changed.models].joined() where !deletions.contains(model) {
             let storage = model.storage
+            guard hasLimits(storage.entity) else { continue }
             for property in storage.entity.storedProperties {
                 guard let info = property.relationshipInfo, info.isToMany else { continue }
                 let minimum = info.declaration.minimumModelCount ?? 0
@@ -144,7 +139,7 @@ extension ModelContext {
     /// Brings the context up to date after every store committed: permanent identifiers, saved values, and
     /// deleted models removed from the relationships of the models that remain.
     private func applySavedChanges(
-        assignedKeys: [ObjectIdentifier: (SQLiteStore, Int64)],
+        savedInserts: [(store: SQLiteStore, storages: [ModelStorage], keys: [Int64])],
         deletedModels: [any PersistentModel],
         deletedRows: [(entity: Schema.Entity, keys: [Int64])]
     ) {
@@ -162,19 +157,22 @@ extension ModelContext {
             storage.context = nil
         }
         registered.reserveCapacity(registered.count + inserted.models.count)
-        for model in inserted.models where !deletedSet.contains(ObjectIdentifier(model)) {
-            let storage = model.storage
-            defer { storage.commit() }
-            guard let (store, key) = assignedKeys[ObjectIdentifier(storage)] else { continue }
-            let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
-            storage.identifier = identifier
-            if let previous = registered.updateValue(WeakModel(model), forKey: identifier)?.model, previous !== model {
-                // An upsert: the stored row now holds this model's values; the older instance shows them too.
-                previous.storage.values = storage.values
-                previous.storage.commit()
-                changed.remove(previous)
+        for (store, storages, keys) in savedInserts {
+            for (storage, key) in zip(storages, keys) {
+                guard let model = storage.model, !deletedSet.contains(ObjectIdentifier(model)) else { continue }
+                let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
+                storage.identifier = identifier
+                storage.commit()
+                if let previous = registered.updateValue(WeakModel(model), forKey: identifier)?.model,
+                    previous !== model
+                {
+                    // An upsert: the stored row now holds this model's values; the older instance shows them too.
+                    previous.storage.values = storage.values
+                    previous.storage.commit()
+                    changed.remove(previous)
+                }
+                insertedIDs.append(identifier)
             }
-            insertedIDs.append(identifier)
         }
         // Models whose only change was losing a deleted model are now as stored, as are the updated ones.
         for model in changed.models where !deletedSet.contains(ObjectIdentifier(model)) {

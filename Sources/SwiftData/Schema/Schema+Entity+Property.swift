@@ -18,6 +18,10 @@ extension Schema.Entity {
         /// `nil` of the property's type, for optional properties.
         let noneValue: Any
         private let optionalType: (any OptionalValue.Type)?
+        /// True for attributes declared with `.externalStorage`. Stored, since every save asks it of every value.
+        let usesExternalStorage: Bool
+        /// True for attributes stored as a composite (one column per leaf), optional or not.
+        let isComposite: Bool
 
         init(index: Int, metadata: Schema.PropertyMetadata) {
             self.index = index
@@ -79,6 +83,9 @@ extension Schema.Entity {
                 self.relationshipInfo = nil
                 self.codec = codec
             }
+            self.usesExternalStorage =
+                (schemaProperty as? Schema.Attribute)?.options.contains(.externalStorage) ?? false
+            if case .composite = codec?.unwrappedCodec { self.isComposite = true } else { self.isComposite = false }
         }
 
         var isRelationship: Bool { relationshipInfo != nil }

@@ -63,10 +63,3 @@ final class ExternalFileChanges {
     var written: [String] = []
     var obsolete: [String] = []
 }
-
-extension Schema.Entity.Property {
-    /// True for attributes declared with `.externalStorage`.
-    var usesExternalStorage: Bool {
-        (schemaProperty as? Schema.Attribute)?.options.contains(.externalStorage) ?? false
-    }
-}

@@ -12,11 +12,12 @@ struct StoreChanges {
 extension SQLiteStore {
     // MARK: - Saving
 
-    /// Writes the changes in one transaction and returns the primary key each inserted model got, by storage.
+    /// Writes the changes in one transaction and returns the primary key each inserted model got, in the order
+    /// of `changes.inserted`.
     ///
     /// An inserted model whose unique values match a stored row (or an earlier insert of the same save) takes that
     /// row's key and overwrites it: Apple's upsert. Nothing is written when this throws.
-    func save(_ changes: StoreChanges) throws -> [ObjectIdentifier: Int64] {
+    func save(_ changes: StoreChanges) throws -> [Int64] {
         guard configuration.allowsSave else {
             throw SwiftDataError(
                 .modelValidationFailure, "the store \(configuration.name) was opened with allowsSave: false")
@@ -40,7 +41,7 @@ extension SQLiteStore {
                 throw error
             }
             external?.remove(writer.files.obsolete)
-            return writer.assignedKeys
+            return writer.insertedKeys
         }
     }
 }
@@ -51,6 +52,8 @@ struct SQLiteSaveWriter {
     let connection: SQLiteConnection
     /// The primary key given to each inserted model, by `ObjectIdentifier` of its storage.
     private(set) var assignedKeys: [ObjectIdentifier: Int64] = [:]
+    /// The primary keys of the inserted models, in the order they were given.
+    private(set) var insertedKeys: [Int64] = []
     /// Inserted models that took over an existing row through a unique constraint.
     private var upserted: Set<ObjectIdentifier> = []
     private var nextKeys: [String: Int64] = [:]
@@ -66,6 +69,8 @@ struct SQLiteSaveWriter {
 
     mutating func write(_ changes: StoreChanges) throws {
         var written: Set<Int64Key> = []
+        assignedKeys.reserveCapacity(changes.inserted.count)
+        insertedKeys.reserveCapacity(changes.inserted.count)
         for storage in changes.inserted { try assignKey(to: storage) }
         for storage in changes.inserted {
             let plan = try plan(for: storage.entity)
@@ -195,6 +200,7 @@ struct SQLiteSaveWriter {
         }
         let assigned = try key ?? nextKey(for: entity)
         assignedKeys[ObjectIdentifier(storage)] = assigned
+        insertedKeys.append(assigned)
         for pendingKey in uniqueValues { pendingUniqueValues[pendingKey] = assigned }
     }
 
@@ -391,7 +397,7 @@ struct SQLiteSaveWriter {
             return
         }
         let codec = property.codec!
-        if value is ModelStorage.Unset {
+        if type(of: value) == ModelStorage.Unset.self {
             if property.isOptional {
                 try values.append(contentsOf: repeatElement(.null, count: codec.columnShapes.count))
                 return
@@ -403,7 +409,7 @@ struct SQLiteSaveWriter {
             )
         }
         do {
-            if case .composite = codec.unwrappedCodec {
+            if property.isComposite {
                 try values.append(contentsOf: try codec.encodeColumns(value))
             } else if property.usesExternalStorage, let external = store.external,
                 let data = unwrappedValue(value) as? Data, data.count >= ExternalDataStore.threshold

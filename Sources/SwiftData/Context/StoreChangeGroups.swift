@@ -1,0 +1,36 @@
+/// The changes of one save, grouped by the store that holds each model's entity.
+///
+/// A container has few stores, and a save mostly holds runs of models of one entity: the groups are arrays
+/// searched by identity, and the last entity's group is remembered, so grouping a model costs neither a lookup by
+/// entity name nor a hash.
+struct StoreChangeGroups {
+    let container: ModelContainer
+    private(set) var stores: [SQLiteStore] = []
+    /// The changes for `stores[i]` at `changes[i]`.
+    var changes: [StoreChanges] = []
+    private var lastEntity: Schema.Entity?
+    private var lastPosition = 0
+
+    init(container: ModelContainer) {
+        self.container = container
+    }
+
+    /// The position in `changes` of the group of an entity's store, added when it is the first of its store.
+    ///
+    /// - Throws: `SwiftDataError.configurationSchemaNotFoundInContainerSchema` when no store holds the entity.
+    mutating func position(of entity: Schema.Entity) throws -> Int {
+        if entity === lastEntity { return lastPosition }
+        let store = try container.store(for: entity)
+        let position: Int
+        if let existing = stores.firstIndex(where: { $0 === store }) {
+            position = existing
+        } else {
+            stores.append(store)
+            changes.append(StoreChanges())
+            position = stores.count - 1
+        }
+        lastEntity = entity
+        lastPosition = position
+        return position
+    }
+}
