@@ -35,6 +35,33 @@ final class Holder {
 }
 
 @Suite struct ConstraintTests {
+    /// Each inserted model finds the stored row with its unique value, whatever else the save inserts; text
+    /// compares as Swift's `String` does, so a decomposed "café" finds the precomposed one, and quotes,
+    /// backslashes and control characters are values like any other.
+    @Test func insertsFindTheirStoredTwins() throws {
+        let container = try makeInMemoryContainer(TripTag.self)
+        let writer = ModelContext(container)
+        let stored = ["caf\u{E9}", "rome", "say \"hi\" \\ bye", "oslo"].map { TripTag(label: $0) }
+        for tag in stored { writer.insert(tag) }
+        try writer.save()
+        let storedIDs = stored.map(\.persistentModelID)
+
+        let context = ModelContext(container)
+        let inserted = ["cafe\u{301}", "rome", "say \"hi\" \\ bye", "new1", "new2"].map { TripTag(label: $0) }
+        for tag in inserted { context.insert(tag) }
+        try context.save()
+        #expect(inserted.prefix(3).map(\.persistentModelID) == Array(storedIDs.prefix(3)))
+        #expect(!storedIDs.contains(inserted[3].persistentModelID))
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<TripTag>()) == 6)
+
+        let more = ["tab\there", "oslo", "new1"].map { TripTag(label: $0) }
+        for tag in more { context.insert(tag) }
+        try context.save()
+        #expect(more[1].persistentModelID == storedIDs[3])
+        #expect(more[2].persistentModelID == inserted[3].persistentModelID)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<TripTag>()) == 7)
+    }
+
     @Test func compoundUniqueConstraintsUpsertOnTheWholeGroup() throws {
         let directory = try TemporaryDirectory()
         let container = try makeContainer(Contact.self, at: directory.store())
