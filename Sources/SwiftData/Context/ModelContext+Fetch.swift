@@ -169,26 +169,15 @@ extension ModelContext {
         return (try? codec.encodeColumns(current)) == (try? codec.encodeColumns(new))
     }
 
-    /// Makes room for `count` registrations at once: drops the entries of released models first when they would
-    /// be due, then grows the registry once, so a large fetch neither rehashes it again and again nor scans it for
-    /// released models while every model it registers is still alive.
+    /// Makes room for `count` registrations at once, so a large fetch does not rehash the registry again and again.
     func reserveRegistrations(_ count: Int) {
         guard count > 1 else { return }
-        if registered.count + count >= registryPruneThreshold {
-            registered = registered.filter { $0.value.model != nil }
-        }
         registered.reserveCapacity(registered.count + count)
-        registryPruneThreshold = max(registryPruneThreshold, (registered.count + count) * 2)
     }
 
-    /// Registers a model, dropping the entries of released models once they outnumber the live ones, so walking
-    /// a large result keeps the registry small.
+    /// Registers a model; its backing data removes the entry when the model is released.
     func register(_ model: any PersistentModel, as identifier: PersistentIdentifier) {
-        registered[identifier] = WeakModel(model)
-        if registered.count >= registryPruneThreshold {
-            registered = registered.filter { $0.value.model != nil }
-            registryPruneThreshold = max(4_096, registered.count * 2)
-        }
+        registered[identifier] = RegisteredModel(model)
     }
 
     /// Reads the attributes a partial fetch left out, all at once, when one of them is first accessed.

@@ -163,7 +163,7 @@ extension ModelContext {
                 let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
                 storage.identifier = identifier
                 storage.commit()
-                if let previous = registered.updateValue(WeakModel(model), forKey: identifier)?.model,
+                if let previous = registered.updateValue(RegisteredModel(model), forKey: identifier)?.model,
                     previous !== model
                 {
                     // An upsert: the stored row now holds this model's values; the older instance shows them too.

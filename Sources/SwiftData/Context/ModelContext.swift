@@ -22,10 +22,9 @@ public final class ModelContext {
     /// failures have nowhere else to go.
     public internal(set) var lastAutosaveError: (any Error)?
 
-    /// Registered models by identifier, held weakly: a model nobody refers to and that has no changes is released.
-    var registered: [PersistentIdentifier: WeakModel] = [:]
-    /// The registry size at which entries of released models are dropped.
-    var registryPruneThreshold = 4_096
+    /// Saved models by identifier, not retained: a model nobody refers to and that has no changes is released,
+    /// and its backing data then removes its entry (see `RegisteredModel`).
+    var registered = ModelRegistry()
     /// Models inserted and not yet saved, in insertion order.
     var inserted = OrderedModels()
     /// Saved models with unsaved changes.
@@ -213,7 +212,7 @@ public final class ModelContext {
         } else if !storage.changedSlots.isEmpty {
             changed.append(model)
         }
-        if !storage.identifier.isTemporary { registered[storage.identifier] = WeakModel(model) }
+        if !storage.identifier.isTemporary { registered[storage.identifier] = RegisteredModel(model) }
         for property in storage.entity.storedProperties where property.isRelationship {
             let value = storage.values[property.index]
             for target in property.relatedModels(in: value) where target.storage.context !== self {
@@ -250,10 +249,22 @@ extension ModelContext: Equatable {
     public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool { lhs === rhs }
 }
 
-/// A weak reference to a registered model.
-struct WeakModel {
-    weak var model: (any PersistentModel)?
-    init(_ model: any PersistentModel) { self.model = model }
+/// A registered model: its backing data, unretained (see `ModelRegistry`).
+struct RegisteredModel {
+    unowned(unsafe) let storage: ModelStorage
+
+    init(storage: ModelStorage) { self.storage = storage }
+
+    init(_ model: any PersistentModel) { storage = model.storage }
+
+    var model: (any PersistentModel)? { storage.model }
+}
+
+extension ModelContext {
+    /// Removes the registry entry of backing data that is being released with its model.
+    func unregister(_ storage: ModelStorage) {
+        registered.remove(storage)
+    }
 }
 
 /// Models in insertion order, with constant-time membership.

@@ -20,8 +20,10 @@ class ModelStorage {
     final var values: [Any]
     final var identifier: PersistentIdentifier
     final weak var context: ModelContext?
-    /// The model that owns this storage, once known.
-    final weak var model: (any PersistentModel)?
+    /// The model that owns this storage, once known. Unretained, as the model owns the storage: the storage lives
+    /// exactly as long as the model (see `RegisteredModel`), and a weak reference would give every model a side
+    /// table.
+    final unowned(unsafe) var model: (any PersistentModel)?
     /// The values as last saved or fetched; nil for a model that was never saved.
     final var committedValues: [Any]?
     /// Slots changed since the last save.
@@ -52,6 +54,14 @@ class ModelStorage {
         } else {
             values += repeatElement(Unset() as Any, count: count - values.count)
         }
+    }
+
+    /// True while the context's registry holds this backing data.
+    final var isRegistered = false
+
+    deinit {
+        // The model is being released: its registry entry goes with it.
+        if isRegistered, let context { context.unregister(self) }
     }
 
     /// Backing data for a stored row, empty until `becomeFetched` gives it the row's values.

@@ -1,0 +1,114 @@
+/// The saved models a context holds, by identifier, without retaining them.
+///
+/// An open-addressing hash table of unretained backing data. A model holds the only lasting reference to its
+/// backing data, so the backing data is released exactly when the model is, and its `deinit` removes it here
+/// (see `ModelStorage.deinit`); anything else that keeps backing data must also keep its model. This replaces a
+/// dictionary of weak references: the weak references gave every model a side table, and hashing identifiers
+/// with `Hasher` cost as much again, on every fetch, save and release.
+///
+/// Identifiers hash by their primary key and entity name length, with Fibonacci hashing; equal keys of different
+/// entities are told apart by comparing identifiers. Removal shifts later entries back, so no tombstones build up.
+struct ModelRegistry {
+    private var slots: ContiguousArray<Unmanaged<ModelStorage>?> = ContiguousArray(repeating: nil, count: 16)
+    private var shift = 60
+    private(set) var count = 0
+
+    /// The registered model with an identifier.
+    subscript(identifier: PersistentIdentifier) -> RegisteredModel? {
+        get { position(of: identifier).map { RegisteredModel(storage: slots[$0]!.takeUnretainedValue()) } }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: identifier)
+            } else if let position = position(of: identifier) {
+                remove(at: position)
+            }
+        }
+    }
+
+    /// Registers a model under an identifier and returns the model registered there before, if any.
+    @discardableResult
+    mutating func updateValue(_ entry: RegisteredModel, forKey identifier: PersistentIdentifier) -> RegisteredModel? {
+        precondition(entry.storage.identifier == identifier, "a model is registered under its own identifier")
+        if let position = position(of: identifier) {
+            let previous = slots[position]!.takeUnretainedValue()
+            previous.isRegistered = false
+            slots[position] = Unmanaged.passUnretained(entry.storage)
+            entry.storage.isRegistered = true
+            return RegisteredModel(storage: previous)
+        }
+        if (count + 1) * 2 > slots.count { grow(to: slots.count * 2) }
+        var position = home(of: identifier)
+        while slots[position] != nil { position = (position + 1) & (slots.count - 1) }
+        slots[position] = Unmanaged.passUnretained(entry.storage)
+        entry.storage.isRegistered = true
+        count += 1
+        return nil
+    }
+
+    /// Removes backing data that is being released.
+    mutating func remove(_ storage: ModelStorage) {
+        guard storage.isRegistered else { return }
+        if let position = position(of: storage.identifier), slots[position]!.takeUnretainedValue() === storage {
+            remove(at: position)
+        } else if let position = slots.firstIndex(where: { $0?.takeUnretainedValue() === storage }) {
+            // Its identifier changed after it was registered (`BackingData.persistentModelID` is settable).
+            remove(at: position)
+        }
+    }
+
+    /// Makes room for `total` models without growing again.
+    mutating func reserveCapacity(_ total: Int) {
+        var capacity = slots.count
+        while total * 2 > capacity { capacity *= 2 }
+        if capacity > slots.count { grow(to: capacity) }
+    }
+
+    // MARK: - Table
+
+    private func home(of identifier: PersistentIdentifier) -> Int {
+        let key = UInt64(bitPattern: identifier.primaryKey ?? 0)
+        let mixed = (key ^ UInt64(identifier.entityName.utf8.count) << 56) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> UInt64(shift))
+    }
+
+    private func position(of identifier: PersistentIdentifier) -> Int? {
+        guard identifier.primaryKey != nil else { return nil }
+        var position = home(of: identifier)
+        while let occupant = slots[position] {
+            if occupant.takeUnretainedValue().identifier == identifier { return position }
+            position = (position + 1) & (slots.count - 1)
+        }
+        return nil
+    }
+
+    private mutating func remove(at position: Int) {
+        slots[position]!.takeUnretainedValue().isRegistered = false
+        slots[position] = nil
+        count -= 1
+        // Backward-shift deletion: move each later entry of the run into the hole when its home allows it.
+        var hole = position
+        var next = (position + 1) & (slots.count - 1)
+        while let occupant = slots[next] {
+            let home = home(of: occupant.takeUnretainedValue().identifier)
+            let distanceToHole = (hole - home) & (slots.count - 1)
+            let distanceToNext = (next - home) & (slots.count - 1)
+            if distanceToHole < distanceToNext {
+                slots[hole] = occupant
+                slots[next] = nil
+                hole = next
+            }
+            next = (next + 1) & (slots.count - 1)
+        }
+    }
+
+    private mutating func grow(to capacity: Int) {
+        let old = slots
+        slots = ContiguousArray(repeating: nil, count: capacity)
+        shift = 64 - capacity.trailingZeroBitCount
+        for case let occupant? in old {
+            var position = home(of: occupant.takeUnretainedValue().identifier)
+            while slots[position] != nil { position = (position + 1) & (capacity - 1) }
+            slots[position] = occupant
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import SwiftData
+import Testing
+
+/// The registry holds a context's saved models without retaining them: a released model leaves it at once, and
+/// the models that stay are found whatever was released around them.
+@Suite struct RegistryTests {
+    @Test(arguments: [1, 2, 3])
+    func releasedModelsLeaveAndTheOthersStayFindable(seed: UInt64) throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let writer = ModelContext(container)
+        // Trips and items get the same primary keys, so their identifiers share hash homes.
+        for number in 0..<300 {
+            let trip = Trip(name: "trip\(number)", destination: "d")
+            writer.insert(trip)
+            trip.bucketList = [BucketListItem(title: "item\(number)")]
+        }
+        try writer.save()
+
+        let context = ModelContext(container)
+        var trips: [Trip]? = try context.fetch(FetchDescriptor<Trip>())
+        var items: [BucketListItem]? = try context.fetch(FetchDescriptor<BucketListItem>())
+        let tripIDs = trips!.map(\.persistentModelID)
+        let itemIDs = items!.map(\.persistentModelID)
+        #expect(Set(tripIDs.map(\.entityName)) == ["Trip"])
+
+        // Keep a scattered half of each (a multiplicative hash of the position picks), release the rest.
+        func kept(_ position: Int) -> Bool { (UInt64(position) &* 0x9E37_79B9_7F4A_7C15 &+ seed) >> 63 == 0 }
+        let keptTrips = trips!.indices.filter(kept).map { trips![$0] }
+        let keptItems = items!.indices.filter { kept($0 + 1_000) }.map { items![$0] }
+        trips = nil
+        items = nil
+
+        let keptTripIDs = Set(keptTrips.map(\.persistentModelID))
+        for id in tripIDs {
+            let found: Trip? = context.registeredModel(for: id)
+            #expect((found != nil) == keptTripIDs.contains(id))
+            if let found { #expect(found.persistentModelID == id) }
+        }
+        let keptItemIDs = Set(keptItems.map(\.persistentModelID))
+        for id in itemIDs {
+            let found: BucketListItem? = context.registeredModel(for: id)
+            #expect((found != nil) == keptItemIDs.contains(id))
+        }
+        // A fetch gives back the kept instances and new ones for the released rows.
+        let again = try context.fetch(FetchDescriptor<Trip>())
+        #expect(again.count == 300)
+        #expect(Set(again.map(ObjectIdentifier.init)).isSuperset(of: keptTrips.map(ObjectIdentifier.init)))
+    }
+}
