@@ -159,7 +159,10 @@ extension ModelContext {
         registered.reserveCapacity(registered.count + inserted.models.count)
         for (store, storages, keys) in savedInserts {
             for (storage, key) in zip(storages, keys) {
-                guard let model = storage.model, !deletedSet.contains(ObjectIdentifier(model)) else { continue }
+                guard let model = storage.model, deletedSet.isEmpty || !deletedSet.contains(ObjectIdentifier(model))
+                else {
+                    continue
+                }
                 let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
                 storage.identifier = identifier
                 storage.commit()
@@ -175,7 +178,7 @@ extension ModelContext {
             }
         }
         // Models whose only change was losing a deleted model are now as stored, as are the updated ones.
-        for model in changed.models where !deletedSet.contains(ObjectIdentifier(model)) {
+        for model in changed.models where deletedSet.isEmpty || !deletedSet.contains(ObjectIdentifier(model)) {
             model.storage.commit()
             updatedIDs.append(model.storage.identifier)
         }

@@ -274,9 +274,10 @@ struct OrderedModels {
 
     var isEmpty: Bool { models.isEmpty }
 
-    func contains(_ model: any PersistentModel) -> Bool { positions.contains(ObjectIdentifier(model)) }
+    func contains(_ model: any PersistentModel) -> Bool { contains(ObjectIdentifier(model)) }
 
-    func contains(_ identity: ObjectIdentifier) -> Bool { positions.contains(identity) }
+    /// Membership; an empty set answers without hashing, which saves a hash per model in a save without deletions.
+    func contains(_ identity: ObjectIdentifier) -> Bool { !models.isEmpty && positions.contains(identity) }
 
     mutating func append(_ model: any PersistentModel) {
         guard positions.insert(ObjectIdentifier(model)).inserted else { return }

@@ -6,16 +6,22 @@
 /// dictionary of weak references: the weak references gave every model a side table, and hashing identifiers
 /// with `Hasher` cost as much again, on every fetch, save and release.
 ///
-/// Identifiers hash by their primary key and entity name length, with Fibonacci hashing; equal keys of different
+/// Identifiers hash by their primary key and entity name length, with Fibonacci hashing; each slot keeps its
+/// entry's hash, so probing and removal read the backing data only to confirm a match. Equal keys of different
 /// entities are told apart by comparing identifiers. Removal shifts later entries back, so no tombstones build up.
 struct ModelRegistry {
-    private var slots: ContiguousArray<Unmanaged<ModelStorage>?> = ContiguousArray(repeating: nil, count: 16)
-    private var shift = 60
+    private struct Slot {
+        var hash: UInt64 = 0
+        var storage: Unmanaged<ModelStorage>?
+    }
+
+    private var slots = ContiguousArray(repeating: Slot(), count: 16)
+    private var shift: UInt64 = 60
     private(set) var count = 0
 
     /// The registered model with an identifier.
     subscript(identifier: PersistentIdentifier) -> RegisteredModel? {
-        get { position(of: identifier).map { RegisteredModel(storage: slots[$0]!.takeUnretainedValue()) } }
+        get { position(of: identifier).map { RegisteredModel(storage: slots[$0].storage!.takeUnretainedValue()) } }
         set {
             if let newValue {
                 updateValue(newValue, forKey: identifier)
@@ -30,16 +36,17 @@ struct ModelRegistry {
     mutating func updateValue(_ entry: RegisteredModel, forKey identifier: PersistentIdentifier) -> RegisteredModel? {
         precondition(entry.storage.identifier == identifier, "a model is registered under its own identifier")
         if let position = position(of: identifier) {
-            let previous = slots[position]!.takeUnretainedValue()
+            let previous = slots[position].storage!.takeUnretainedValue()
             previous.isRegistered = false
-            slots[position] = Unmanaged.passUnretained(entry.storage)
+            slots[position].storage = Unmanaged.passUnretained(entry.storage)
             entry.storage.isRegistered = true
             return RegisteredModel(storage: previous)
         }
         if (count + 1) * 2 > slots.count { grow(to: slots.count * 2) }
-        var position = home(of: identifier)
-        while slots[position] != nil { position = (position + 1) & (slots.count - 1) }
-        slots[position] = Unmanaged.passUnretained(entry.storage)
+        let hash = Self.hash(of: identifier)
+        var position = home(of: hash)
+        while slots[position].storage != nil { position = (position + 1) & (slots.count - 1) }
+        slots[position] = Slot(hash: hash, storage: Unmanaged.passUnretained(entry.storage))
         entry.storage.isRegistered = true
         count += 1
         return nil
@@ -48,9 +55,9 @@ struct ModelRegistry {
     /// Removes backing data that is being released.
     mutating func remove(_ storage: ModelStorage) {
         guard storage.isRegistered else { return }
-        if let position = position(of: storage.identifier), slots[position]!.takeUnretainedValue() === storage {
+        if let position = position(of: storage.identifier), slots[position].storage!.takeUnretainedValue() === storage {
             remove(at: position)
-        } else if let position = slots.firstIndex(where: { $0?.takeUnretainedValue() === storage }) {
+        } else if let position = slots.firstIndex(where: { $0.storage?.takeUnretainedValue() === storage }) {
             // Its identifier changed after it was registered (`BackingData.persistentModelID` is settable).
             remove(at: position)
         }
@@ -65,50 +72,51 @@ struct ModelRegistry {
 
     // MARK: - Table
 
-    private func home(of identifier: PersistentIdentifier) -> Int {
+    private static func hash(of identifier: PersistentIdentifier) -> UInt64 {
         let key = UInt64(bitPattern: identifier.primaryKey ?? 0)
-        let mixed = (key ^ UInt64(identifier.entityName.utf8.count) << 56) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: mixed >> UInt64(shift))
+        return (key ^ UInt64(identifier.entityName.utf8.count) << 56) &* 0x9E37_79B9_7F4A_7C15
     }
+
+    private func home(of hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> shift) }
 
     private func position(of identifier: PersistentIdentifier) -> Int? {
         guard identifier.primaryKey != nil else { return nil }
-        var position = home(of: identifier)
-        while let occupant = slots[position] {
-            if occupant.takeUnretainedValue().identifier == identifier { return position }
+        let hash = Self.hash(of: identifier)
+        var position = home(of: hash)
+        while let occupant = slots[position].storage {
+            if slots[position].hash == hash, occupant.takeUnretainedValue().identifier == identifier { return position }
             position = (position + 1) & (slots.count - 1)
         }
         return nil
     }
 
     private mutating func remove(at position: Int) {
-        slots[position]!.takeUnretainedValue().isRegistered = false
-        slots[position] = nil
+        slots[position].storage!.takeUnretainedValue().isRegistered = false
+        slots[position] = Slot()
         count -= 1
         // Backward-shift deletion: move each later entry of the run into the hole when its home allows it.
+        let mask = slots.count - 1
         var hole = position
-        var next = (position + 1) & (slots.count - 1)
-        while let occupant = slots[next] {
-            let home = home(of: occupant.takeUnretainedValue().identifier)
-            let distanceToHole = (hole - home) & (slots.count - 1)
-            let distanceToNext = (next - home) & (slots.count - 1)
-            if distanceToHole < distanceToNext {
-                slots[hole] = occupant
-                slots[next] = nil
+        var next = (position + 1) & mask
+        while slots[next].storage != nil {
+            let home = home(of: slots[next].hash)
+            if (hole - home) & mask < (next - home) & mask {
+                slots[hole] = slots[next]
+                slots[next] = Slot()
                 hole = next
             }
-            next = (next + 1) & (slots.count - 1)
+            next = (next + 1) & mask
         }
     }
 
     private mutating func grow(to capacity: Int) {
         let old = slots
-        slots = ContiguousArray(repeating: nil, count: capacity)
-        shift = 64 - capacity.trailingZeroBitCount
-        for case let occupant? in old {
-            var position = home(of: occupant.takeUnretainedValue().identifier)
-            while slots[position] != nil { position = (position + 1) & (capacity - 1) }
-            slots[position] = occupant
+        slots = ContiguousArray(repeating: Slot(), count: capacity)
+        shift = UInt64(64 - capacity.trailingZeroBitCount)
+        for slot in old where slot.storage != nil {
+            var position = home(of: slot.hash)
+            while slots[position].storage != nil { position = (position + 1) & (capacity - 1) }
+            slots[position] = slot
         }
     }
 }
