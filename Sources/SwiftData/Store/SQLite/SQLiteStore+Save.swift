@@ -54,8 +54,10 @@ struct SQLiteSaveWriter {
     private(set) var assignedKeys: [ObjectIdentifier: Int64] = [:]
     /// The primary keys of the inserted models, in the order they were given.
     private(set) var insertedKeys: [Int64] = []
-    /// Inserted models that took over an existing row through a unique constraint.
-    private var upserted: Set<ObjectIdentifier> = []
+    /// Whether each inserted model, in order, took over an existing row through a unique constraint.
+    private var insertedIsUpsert: [Bool] = []
+    /// How many models this save inserts, to size the tables of unique values once.
+    private var expectedInserts = 0
     private var nextKeys: [String: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
     private var plans: [ObjectIdentifier: EntityPlan] = [:]
@@ -68,18 +70,21 @@ struct SQLiteSaveWriter {
     }
 
     mutating func write(_ changes: StoreChanges) throws {
-        var written: Set<Int64Key> = []
         assignedKeys.reserveCapacity(changes.inserted.count)
         insertedKeys.reserveCapacity(changes.inserted.count)
+        expectedInserts = changes.inserted.count
         for storage in changes.inserted { try assignKey(to: storage) }
-        for storage in changes.inserted {
+        // The rows this save writes for entities with unique constraints: a second insert with the key of a row
+        // written already (two inserts with the same unique values) updates it.
+        var written: Set<RowKey> = []
+        for (position, storage) in changes.inserted.enumerated() {
             let plan = try plan(for: storage.entity)
-            let key = assignedKeys[ObjectIdentifier(storage)]!
+            let key = insertedKeys[position]
             // Only an entity with unique constraints can give two inserts, or an insert and a stored row, one key.
             if !plan.uniqueLookups.isEmpty {
-                let rowKey = Int64Key(entity: storage.entity.name, key: key)
-                let isRewrite = upserted.contains(ObjectIdentifier(storage)) || written.contains(rowKey)
-                written.insert(rowKey)
+                if written.isEmpty { written.reserveCapacity(changes.inserted.count) }
+                let isRewrite =
+                    insertedIsUpsert[position] || !written.insert(RowKey(table: plan.table, key: key)).inserted
                 if isRewrite {
                     try update(storage, key: key, slots: nil, plan: plan)
                     try writeRelatedRows(of: storage, key: key, plan: plan)
@@ -125,6 +130,8 @@ struct SQLiteSaveWriter {
     /// layout, the statement and the spotlight attributes by name for every row cost more than binding it.
     private final class EntityPlan {
         let layout: SQLiteTableLayout
+        /// The identity of the entity's table: its hierarchy's root entity.
+        let table: ObjectIdentifier
         let insert: SQLiteStatement
         let spotlight: SpotlightIndex?
         let hasJoinTables: Bool
@@ -134,10 +141,11 @@ struct SQLiteSaveWriter {
         private var updateAllStatement: SQLiteStatement?
 
         init(
-            layout: SQLiteTableLayout, insert: SQLiteStatement, spotlight: SpotlightIndex?, hasJoinTables: Bool,
-            uniqueLookups: [UniqueLookup]
+            layout: SQLiteTableLayout, table: ObjectIdentifier, insert: SQLiteStatement, spotlight: SpotlightIndex?,
+            hasJoinTables: Bool, uniqueLookups: [UniqueLookup]
         ) {
             self.layout = layout
+            self.table = table
             self.insert = insert
             self.spotlight = spotlight
             self.hasJoinTables = hasJoinTables
@@ -171,6 +179,7 @@ struct SQLiteSaveWriter {
         }
         let plan = EntityPlan(
             layout: layout,
+            table: ObjectIdentifier(entity.rootEntity),
             insert: try statement(layout.insertSQL),
             spotlight: SpotlightIndex(entity: entity),
             hasJoinTables: hasJoinTables,
@@ -193,14 +202,15 @@ struct SQLiteSaveWriter {
             uniqueValues.append(pendingKey)
             guard key == nil else { continue }
             // Earlier inserts of this save are not written yet: compare with them in memory first.
+            if pendingUniqueValues.isEmpty { pendingUniqueValues.reserveCapacity(expectedInserts) }
             if let existing = try pendingUniqueValues[pendingKey] ?? storedKey(lookup.statement, values) {
                 key = existing
-                upserted.insert(ObjectIdentifier(storage))
             }
         }
         let assigned = try key ?? nextKey(for: entity)
         assignedKeys[ObjectIdentifier(storage)] = assigned
         insertedKeys.append(assigned)
+        insertedIsUpsert.append(key != nil)
         for pendingKey in uniqueValues { pendingUniqueValues[pendingKey] = assigned }
     }
 
@@ -437,8 +447,9 @@ struct SQLiteSaveWriter {
     }
 }
 
-private struct Int64Key: Hashable {
-    let entity: String
+/// A row of a table, by the table's root entity and the row's key.
+private struct RowKey: Hashable {
+    let table: ObjectIdentifier
     let key: Int64
 }
 
