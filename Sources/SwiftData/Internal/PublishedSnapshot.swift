@@ -9,7 +9,13 @@ final class PublishedSnapshot<Key: Hashable, Value>: @unchecked Sendable {
     // @unchecked: snapshots are immutable once published; `published` is atomic and `writers` serialises writers.
     private final class Snapshot {
         let table: [Key: Value]
-        init(_ table: [Key: Value]) { self.table = table }
+        /// The entries as an array, for small tables, which a scan searches faster than hashing the key.
+        let entries: [(key: Key, value: Value)]?
+        init(_ table: [Key: Value]) {
+            self.table = table
+            self.entries = table.count <= Self.scanLimit ? Array(table) : nil
+        }
+        static var scanLimit: Int { 32 }
     }
 
     private let published = Atomic<UInt>(0)
@@ -19,7 +25,12 @@ final class PublishedSnapshot<Key: Hashable, Value>: @unchecked Sendable {
     func value(for key: Key) -> Value? {
         let bits = published.load(ordering: .acquiring)
         guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-        return Unmanaged<Snapshot>.fromOpaque(pointer).takeUnretainedValue().table[key]
+        let snapshot = Unmanaged<Snapshot>.fromOpaque(pointer).takeUnretainedValue()
+        if let entries = snapshot.entries {
+            for entry in entries where entry.key == key { return entry.value }
+            return nil
+        }
+        return snapshot.table[key]
     }
 
     /// Runs `body` on the writable table under the lock, then publishes a snapshot of it.

@@ -142,10 +142,11 @@ extension Schema {
 
         /// The slot index of a persisted property's key path.
         func index(of keyPath: AnyKeyPath) -> Int {
-            for index in keyPathObjects.indices where keyPathObjects[index] === keyPath { return index }
-            // Each key path literal is one object per site: remember the objects accessors use, so later lookups
-            // compare pointers instead of hashing key paths.
+            // Each key path literal is one object per site: the objects accessors use are remembered, so lookups
+            // compare pointers instead of hashing key paths. They come first: accessors look up far more often
+            // than anything that uses the schema's own key paths.
             if let (_, index) = slotsByKeyPathObject.value(for: ObjectIdentifier(keyPath)) { return index }
+            for index in keyPathObjects.indices where keyPathObjects[index] === keyPath { return index }
             if let index = indexByKeyPath[keyPath] {
                 // The key path is kept with its slot, so its address cannot be reused by another key path.
                 slotsByKeyPathObject.update { $0[ObjectIdentifier(keyPath)] = (keyPath, index) }
