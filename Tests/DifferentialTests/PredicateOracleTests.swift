@@ -107,4 +107,43 @@ func expectedResult(
             #expect(actual.map(\.persistentModelID) == expected.map(\.persistentModelID), "seed \(seed): \(named.name)")
         }
     }
+
+    /// `delete(model:where:)` with each template as the deleting predicate: afterwards every template fetch returns
+    /// exactly the people that predicate does not select, before the save (rows left out in SQL, or models loaded
+    /// through a relationship and deleted as usual) and after it.
+    @Test(arguments: differentialSeeds)
+    func deletionsByPredicateLeaveExactlyTheRest(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed &+ 11)
+        let templates = PredicateCorpus.templates(&random).filter { $0.name != "rating! > small" }
+        let sort = [SortDescriptor(\Person.age), SortDescriptor(\Person.name)]
+        for deleting in templates.filter({ _ in random.chance(0.25) }) {
+            let population = try Population(seed: seed, people: 30)
+            // The oracle's context stays alive: its models load their relationships through it.
+            let oracle = ModelContext(population.container)
+            let everyone = try oracle.fetch(FetchDescriptor<Person>())
+            let remaining = try everyone.filter { try !deleting.predicate.evaluate($0) }
+            let context = ModelContext(population.container)
+            try context.delete(model: Person.self, where: deleting.predicate)
+
+            func check(_ context: ModelContext, _ stage: String) throws {
+                for named in templates where random.chance(0.3) {
+                    let expected = try remaining.filter { try named.predicate.evaluate($0) }.sorted(using: sort)
+                    let descriptor = FetchDescriptor<Person>(predicate: named.predicate, sortBy: sort)
+                    #expect(
+                        try context.fetch(descriptor).map(\.persistentModelID) == expected.map(\.persistentModelID),
+                        "seed \(seed), \(stage), deleting \(deleting.name): \(named.name)")
+                    #expect(try context.fetchCount(descriptor) == expected.count)
+                }
+            }
+            try check(context, "before saving")
+            // Reading the cities' people loads deleted rows, whose models become ordinary deletions.
+            for city in try context.fetch(FetchDescriptor<City>()) where random.chance(0.5) {
+                #expect(city.people.allSatisfy { !$0.isDeleted })
+            }
+            try check(context, "after loading relationships")
+            try context.save()
+            try check(ModelContext(population.container), "after saving")
+            withExtendedLifetime(oracle) {}
+        }
+    }
 }
