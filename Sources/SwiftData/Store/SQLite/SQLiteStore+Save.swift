@@ -58,7 +58,8 @@ struct SQLiteSaveWriter {
     private var insertedIsUpsert: [Bool] = []
     /// How many models this save inserts, to size the tables of unique values once.
     private var expectedInserts = 0
-    private var nextKeys: [String: Int64] = [:]
+    /// The next primary key of each table, by its root entity.
+    private var nextKeys: [ObjectIdentifier: Int64] = [:]
     private var statements: [String: SQLiteStatement] = [:]
     private var plans: [ObjectIdentifier: EntityPlan] = [:]
     /// External-storage files this save wrote and made obsolete.
@@ -192,26 +193,40 @@ struct SQLiteSaveWriter {
     /// Gives an inserted model its primary key: the key of a row with the same unique values (stored, or inserted
     /// earlier in this save), or a new one.
     private mutating func assignKey(to storage: ModelStorage) throws {
-        let entity = storage.entity
+        let plan = try plan(for: storage.entity)
         var key: Int64?
-        var uniqueValues: [PendingUniqueKey] = []
-        for lookup in try plan(for: entity).uniqueLookups {
-            var values: [SQLiteValue] = []
-            for property in lookup.properties { try appendColumnValues(of: storage, property: property, to: &values) }
-            let pendingKey = PendingUniqueKey(lookup: ObjectIdentifier(lookup.statement), values: values)
-            uniqueValues.append(pendingKey)
+        // The model's values of each constraint; the usual single constraint needs no array.
+        var first: PendingUniqueKey?
+        var others: [PendingUniqueKey] = []
+        for lookup in plan.uniqueLookups {
+            let pending = PendingUniqueKey(
+                lookup: ObjectIdentifier(lookup.statement), values: try uniqueValues(of: storage, lookup.properties))
+            if first == nil { first = pending } else { others.append(pending) }
             guard key == nil else { continue }
             // Earlier inserts of this save are not written yet: compare with them in memory first.
             if pendingUniqueValues.isEmpty { pendingUniqueValues.reserveCapacity(expectedInserts) }
-            if let existing = try pendingUniqueValues[pendingKey] ?? storedKey(lookup.statement, values) {
+            if let existing = try pendingUniqueValues[pending] ?? storedKey(lookup.statement, pending.values) {
                 key = existing
             }
         }
-        let assigned = try key ?? nextKey(for: entity)
+        let assigned = try key ?? nextKey(for: storage.entity, table: plan.table)
         assignedKeys[ObjectIdentifier(storage)] = assigned
         insertedKeys.append(assigned)
         insertedIsUpsert.append(key != nil)
-        for pendingKey in uniqueValues { pendingUniqueValues[pendingKey] = assigned }
+        if let first { pendingUniqueValues[first] = assigned }
+        for pending in others { pendingUniqueValues[pending] = assigned }
+    }
+
+    /// A model's values of a constraint's properties: one value, without an array, for a constraint on one column.
+    private func uniqueValues(of storage: ModelStorage, _ properties: [Schema.Entity.Property]) throws -> UniqueValues {
+        if properties.count == 1 {
+            var single = SingleColumnValue()
+            try appendColumnValues(of: storage, property: properties[0], to: &single)
+            if let value = single.value { return .one(value) }
+        }
+        var values: [SQLiteValue] = []
+        for property in properties { try appendColumnValues(of: storage, property: property, to: &values) }
+        return .many(values)
     }
 
     /// How to find the row holding an entity's values for one uniqueness constraint.
@@ -234,18 +249,22 @@ struct SQLiteSaveWriter {
     }
 
     /// The key of the stored row a lookup finds, or nil.
-    private func storedKey(_ lookup: SQLiteStatement, _ values: [SQLiteValue]) throws -> Int64? {
-        try lookup.bind(values)
+    private func storedKey(_ lookup: SQLiteStatement, _ values: UniqueValues) throws -> Int64? {
+        var parameters = lookup.parameters()
+        switch values {
+        case .one(let value): try parameters.append(value)
+        case .many(let values): try parameters.append(contentsOf: values)
+        }
         defer { lookup.reset() }
         return try lookup.step() ? lookup.int64(0) : nil
     }
 
     private var pendingUniqueValues: [PendingUniqueKey: Int64] = [:]
 
-    private mutating func nextKey(for entity: Schema.Entity) throws -> Int64 {
+    private mutating func nextKey(for entity: Schema.Entity, table: ObjectIdentifier) throws -> Int64 {
         // Keys are per table: the entities of a hierarchy share one.
-        if let next = nextKeys[entity.tableName] {
-            nextKeys[entity.tableName] = next + 1
+        if let next = nextKeys[table] {
+            nextKeys[table] = next + 1
             return next
         }
         let maxKey = try connection.statement(
@@ -256,7 +275,7 @@ struct SQLiteSaveWriter {
         var highest: Int64 = 0
         if case .integer(let value) = maxKey { highest = max(highest, value) }
         if case .integer(let value) = sequence { highest = max(highest, value) }
-        nextKeys[entity.tableName] = highest + 2
+        nextKeys[table] = highest + 2
         return highest + 1
     }
 
@@ -456,5 +475,22 @@ private struct RowKey: Hashable {
 /// The values of one uniqueness constraint of an inserted model, told apart by the constraint's lookup statement.
 private struct PendingUniqueKey: Hashable {
     let lookup: ObjectIdentifier
-    let values: [SQLiteValue]
+    let values: UniqueValues
+}
+
+/// The column values of a uniqueness constraint: one value for a one-column constraint, which needs no array.
+private enum UniqueValues: Hashable {
+    case one(SQLiteValue)
+    case many([SQLiteValue])
+}
+
+/// Takes the value of a property with exactly one column; `value` stays nil for a property with several.
+private struct SingleColumnValue: ColumnValueSink {
+    private(set) var value: SQLiteValue?
+    private var count = 0
+
+    mutating func append(_ column: SQLiteValue) throws {
+        count += 1
+        value = count == 1 ? column : nil
+    }
 }
