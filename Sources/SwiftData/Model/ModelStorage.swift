@@ -13,22 +13,27 @@ class ModelStorage {
     /// An attribute a fetch with `propertiesToFetch` left out; it loads on first access.
     struct NotFetched {}
 
+    // The stored properties every property read and write touches are `@exclusivity(unchecked)`: the run-time
+    // check of each access (a thread-local lookup and a list walk) cost as much as the read itself. They are
+    // reached only through this class and its context, which are used by one isolation domain at a time, and no
+    // code here mutates one of them while a call that could reach it is in progress.
+
     /// The entity of the model; a new instance of a `@Model` subclass starts with its root class's and switches
     /// to its own (see `adoptEntity(_:)`).
-    final var entity: Schema.Entity
+    @exclusivity(unchecked) final var entity: Schema.Entity
     /// One slot per persisted property, in `entity.properties` order.
-    final var values: [Any]
-    final var identifier: PersistentIdentifier
+    @exclusivity(unchecked) final var values: [Any]
+    @exclusivity(unchecked) final var identifier: PersistentIdentifier
     final weak var context: ModelContext?
     /// The model that owns this storage, once known. Unretained, as the model owns the storage: the storage lives
     /// exactly as long as the model (see `RegisteredModel`), and a weak reference would give every model a side
     /// table.
     final unowned(unsafe) var model: (any PersistentModel)?
     /// The values as last saved or fetched; nil for a model that was never saved.
-    final var committedValues: [Any]?
+    @exclusivity(unchecked) final var committedValues: [Any]?
     /// Slots changed since the last save.
-    final var changedSlots = SlotSet()
-    final var isDeleted = false
+    @exclusivity(unchecked) final var changedSlots = SlotSet()
+    @exclusivity(unchecked) final var isDeleted = false
     /// Relationship slots assigned before the model object was known; their inverses are updated on `bind`.
     final var slotsAwaitingInverse: [Int] = []
     /// The fetch that read this model, and the model's position in it, for loading relationships in batches.
