@@ -80,6 +80,13 @@ struct SQLiteSaveWriter {
         var written: Set<RowKey> = []
         for (position, storage) in changes.inserted.enumerated() {
             let plan = try plan(for: storage.entity)
+            if let upsert = plan.upsert {
+                let key = try upsertRow(storage, key: insertedKeys[position], statement: upsert, plan: plan)
+                insertedKeys[position] = key
+                assignedKeys[ObjectIdentifier(storage)] = key
+                try writeRelatedRows(of: storage, key: key, plan: plan)
+                continue
+            }
             let key = insertedKeys[position]
             // Only an entity with unique constraints can give two inserts, or an insert and a stored row, one key.
             if !plan.uniqueLookups.isEmpty {
@@ -137,13 +144,16 @@ struct SQLiteSaveWriter {
         let spotlight: SpotlightIndex?
         let hasJoinTables: Bool
         let uniqueLookups: [UniqueLookup]
+        /// The statement that inserts or updates a row, for entities it serves (see `SQLiteStore.upsertSQL(for:)`);
+        /// their inserts need a lookup only after a conflict.
+        let upsert: SQLiteStatement?
         /// `UPDATE` statements of one property's columns, by property index, prepared when first needed.
         private var updateStatements: [Int: SQLiteStatement] = [:]
         private var updateAllStatement: SQLiteStatement?
 
         init(
             layout: SQLiteTableLayout, table: ObjectIdentifier, insert: SQLiteStatement, spotlight: SpotlightIndex?,
-            hasJoinTables: Bool, uniqueLookups: [UniqueLookup]
+            hasJoinTables: Bool, uniqueLookups: [UniqueLookup], upsert: SQLiteStatement?
         ) {
             self.layout = layout
             self.table = table
@@ -151,6 +161,7 @@ struct SQLiteSaveWriter {
             self.spotlight = spotlight
             self.hasJoinTables = hasJoinTables
             self.uniqueLookups = uniqueLookups
+            self.upsert = upsert
         }
 
         /// The statement that updates one property's columns, or nil when the property has none.
@@ -184,7 +195,8 @@ struct SQLiteSaveWriter {
             insert: try statement(layout.insertSQL),
             spotlight: SpotlightIndex(entity: entity),
             hasJoinTables: hasJoinTables,
-            uniqueLookups: try uniqueLookups(for: entity)
+            uniqueLookups: try uniqueLookups(for: entity),
+            upsert: try store.upsertSQL(for: entity).map { try statement($0) }
         )
         plans[ObjectIdentifier(entity)] = plan
         return plan
@@ -195,6 +207,14 @@ struct SQLiteSaveWriter {
     private mutating func assignKey(to storage: ModelStorage) throws {
         let plan = try plan(for: storage.entity)
         var key: Int64?
+        if plan.upsert != nil {
+            // A new key for now; `upsertRow` finds the stored row's key when the unique value is taken.
+            let provisional = try nextKey(for: storage.entity, table: plan.table)
+            assignedKeys[ObjectIdentifier(storage)] = provisional
+            insertedKeys.append(provisional)
+            insertedIsUpsert.append(false)
+            return
+        }
         // The model's values of each constraint; the usual single constraint needs no array.
         var first: PendingUniqueKey?
         var others: [PendingUniqueKey] = []
@@ -280,6 +300,23 @@ struct SQLiteSaveWriter {
     }
 
     // MARK: - Rows
+
+    /// Inserts a row with a new key, or updates the row that holds the model's unique value, and returns the key
+    /// of the row written. An insert sets SQLite's last inserted row ID to the new key; an update leaves it as it
+    /// was, which is an earlier key, so a different value means the row was taken over and its key is looked up.
+    private func upsertRow(_ storage: ModelStorage, key: Int64, statement: SQLiteStatement, plan: EntityPlan) throws
+        -> Int64
+    {
+        try execute(statement, key: key, columnsOf: plan.layout.propertyIndexes, of: storage)
+        guard connection.lastInsertedRowID != key else { return key }
+        let lookup = plan.uniqueLookups[0]
+        guard let existing = try storedKey(lookup.statement, try uniqueValues(of: storage, lookup.properties)) else {
+            throw SwiftDataError(
+                .modelValidationFailure, "saving \(storage.entity.name) found no row for its unique value",
+                entityName: storage.entity.name, sql: statement.sql)
+        }
+        return existing
+    }
 
     private mutating func insert(_ storage: ModelStorage, key: Int64, plan: EntityPlan) throws {
         try execute(plan.insert, key: key, columnsOf: plan.layout.propertyIndexes, of: storage)
