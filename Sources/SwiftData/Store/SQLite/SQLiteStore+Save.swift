@@ -51,17 +51,19 @@ struct SQLiteSaveWriter {
     let store: SQLiteStore
     let connection: SQLiteConnection
     /// The primary key given to each inserted model, by `ObjectIdentifier` of its storage.
-    private(set) var assignedKeys: [ObjectIdentifier: Int64] = [:]
+    var assignedKeys: [ObjectIdentifier: Int64] = [:]
     /// The primary keys of the inserted models, in the order they were given.
-    private(set) var insertedKeys: [Int64] = []
+    var insertedKeys: [Int64] = []
     /// Whether each inserted model, in order, took over an existing row through a unique constraint.
-    private var insertedIsUpsert: [Bool] = []
+    var insertedIsUpsert: [Bool] = []
     /// How many models this save inserts, to size the tables of unique values once.
-    private var expectedInserts = 0
+    var expectedInserts = 0
     /// The next primary key of each table, by its root entity.
-    private var nextKeys: [ObjectIdentifier: Int64] = [:]
-    private var statements: [String: SQLiteStatement] = [:]
-    private var plans: [ObjectIdentifier: EntityPlan] = [:]
+    var nextKeys: [ObjectIdentifier: Int64] = [:]
+    var statements: [String: SQLiteStatement] = [:]
+    var plans: [ObjectIdentifier: EntityPlan] = [:]
+    /// The key given to each unique value inserted so far in this save, so a later twin takes it.
+    var pendingUniqueValues: [PendingUniqueKey: Int64] = [:]
     /// External-storage files this save wrote and made obsolete.
     let files = ExternalFileChanges()
 
@@ -124,206 +126,20 @@ struct SQLiteSaveWriter {
         for (entity, keys) in deletedKeys.values { try delete(keys, of: entity) }
     }
 
-    // MARK: - Keys
+    // MARK: - Rows
 
     /// Writes an inserted model's join-table rows and full-text index entry, when its entity has them.
-    private func writeRelatedRows(of storage: ModelStorage, key: Int64, plan: EntityPlan) throws {
+    func writeRelatedRows(of storage: ModelStorage, key: Int64, plan: EntityPlan) throws {
         if plan.hasJoinTables { try writeJoinRows(storage, key: key, slots: nil) }
         try plan.spotlight?.write(storage, key: key, connection: connection)
     }
 
-    // MARK: - Plans
-
-    /// What writing an entity's rows needs, worked out once per save rather than once per row: looking up the
-    /// layout, the statement and the spotlight attributes by name for every row cost more than binding it.
-    private final class EntityPlan {
-        let layout: SQLiteTableLayout
-        /// The identity of the entity's table: its hierarchy's root entity.
-        let table: ObjectIdentifier
-        let insert: SQLiteStatement
-        let spotlight: SpotlightIndex?
-        let hasJoinTables: Bool
-        let uniqueLookups: [UniqueLookup]
-        /// The statement that inserts or updates a row, for entities it serves (see `SQLiteStore.upsertSQL(for:)`);
-        /// their inserts need a lookup only after a conflict.
-        let upsert: SQLiteStatement?
-        /// `UPDATE` statements of one property's columns, by property index, prepared when first needed.
-        private var updateStatements: [Int: SQLiteStatement] = [:]
-        private var updateAllStatement: SQLiteStatement?
-
-        init(
-            layout: SQLiteTableLayout, table: ObjectIdentifier, insert: SQLiteStatement, spotlight: SpotlightIndex?,
-            hasJoinTables: Bool, uniqueLookups: [UniqueLookup], upsert: SQLiteStatement?
-        ) {
-            self.layout = layout
-            self.table = table
-            self.insert = insert
-            self.spotlight = spotlight
-            self.hasJoinTables = hasJoinTables
-            self.uniqueLookups = uniqueLookups
-            self.upsert = upsert
-        }
-
-        /// The statement that updates one property's columns, or nil when the property has none.
-        func updateStatement(forProperty index: Int, on connection: SQLiteConnection) throws -> SQLiteStatement? {
-            if let cached = updateStatements[index] { return cached }
-            guard let sql = layout.updateSQLByProperty[index] else { return nil }
-            let statement = try connection.statement(sql)
-            updateStatements[index] = statement
-            return statement
-        }
-
-        /// The statement that updates every column, or nil when the table has no columns besides its key.
-        func updateAll(on connection: SQLiteConnection) throws -> SQLiteStatement? {
-            if let updateAllStatement { return updateAllStatement }
-            guard !layout.updateAllSQL.isEmpty else { return nil }
-            updateAllStatement = try connection.statement(layout.updateAllSQL)
-            return updateAllStatement
-        }
-    }
-
-    private mutating func plan(for entity: Schema.Entity) throws -> EntityPlan {
-        if let plan = plans[ObjectIdentifier(entity)] { return plan }
-        let layout = store.layouts[entity.name]!
-        let hasJoinTables = entity.storedProperties.contains {
-            if case .joinTable = $0.relationshipInfo?.storage { return true }
-            return false
-        }
-        let plan = EntityPlan(
-            layout: layout,
-            table: ObjectIdentifier(entity.rootEntity),
-            insert: try statement(layout.insertSQL),
-            spotlight: SpotlightIndex(entity: entity),
-            hasJoinTables: hasJoinTables,
-            uniqueLookups: try uniqueLookups(for: entity),
-            upsert: try store.upsertSQL(for: entity).map { try statement($0) }
-        )
-        plans[ObjectIdentifier(entity)] = plan
-        return plan
-    }
-
-    /// Gives an inserted model its primary key: the key of a row with the same unique values (stored, or inserted
-    /// earlier in this save), or a new one.
-    private mutating func assignKey(to storage: ModelStorage) throws {
-        let plan = try plan(for: storage.entity)
-        var key: Int64?
-        if plan.upsert != nil {
-            // A new key for now; `upsertRow` finds the stored row's key when the unique value is taken.
-            let provisional = try nextKey(for: storage.entity, table: plan.table)
-            assignedKeys[ObjectIdentifier(storage)] = provisional
-            insertedKeys.append(provisional)
-            insertedIsUpsert.append(false)
-            return
-        }
-        // The model's values of each constraint; the usual single constraint needs no array.
-        var first: PendingUniqueKey?
-        var others: [PendingUniqueKey] = []
-        for lookup in plan.uniqueLookups {
-            let pending = PendingUniqueKey(
-                lookup: ObjectIdentifier(lookup.statement), values: try uniqueValues(of: storage, lookup.properties))
-            if first == nil { first = pending } else { others.append(pending) }
-            guard key == nil else { continue }
-            // Earlier inserts of this save are not written yet: compare with them in memory first.
-            if pendingUniqueValues.isEmpty { pendingUniqueValues.reserveCapacity(expectedInserts) }
-            if let existing = try pendingUniqueValues[pending] ?? storedKey(lookup.statement, pending.values) {
-                key = existing
-            }
-        }
-        let assigned = try key ?? nextKey(for: storage.entity, table: plan.table)
-        assignedKeys[ObjectIdentifier(storage)] = assigned
-        insertedKeys.append(assigned)
-        insertedIsUpsert.append(key != nil)
-        if let first { pendingUniqueValues[first] = assigned }
-        for pending in others { pendingUniqueValues[pending] = assigned }
-    }
-
-    /// A model's values of a constraint's properties: one value, without an array, for a constraint on one column.
-    private func uniqueValues(of storage: ModelStorage, _ properties: [Schema.Entity.Property]) throws -> UniqueValues {
-        if properties.count == 1 {
-            var single = SingleColumnValue()
-            try appendColumnValues(of: storage, property: properties[0], to: &single)
-            if let value = single.value { return .one(value) }
-        }
-        var values: [SQLiteValue] = []
-        for property in properties { try appendColumnValues(of: storage, property: property, to: &values) }
-        return .many(values)
-    }
-
-    /// How to find the row holding an entity's values for one uniqueness constraint.
-    private struct UniqueLookup {
-        let properties: [Schema.Entity.Property]
-        /// The `SELECT` of the key of the row with given values of the constraint's columns.
-        let statement: SQLiteStatement
-    }
-
-    /// The lookups of an entity's uniqueness constraints.
-    private mutating func uniqueLookups(for entity: Schema.Entity) throws -> [UniqueLookup] {
-        try entity.uniquenessConstraints.compactMap { constraint -> UniqueLookup? in
-            let properties = constraint.compactMap { entity.property(named: $0) }
-            guard properties.count == constraint.count else { return nil }
-            let sql =
-                "SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
-                + constraint.map { "\(quoted($0)) IS ?" }.joined(separator: " AND ")
-            return UniqueLookup(properties: properties, statement: try statement(sql))
-        }
-    }
-
-    /// The key of the stored row a lookup finds, or nil.
-    private func storedKey(_ lookup: SQLiteStatement, _ values: UniqueValues) throws -> Int64? {
-        var parameters = lookup.parameters()
-        switch values {
-        case .one(let value): try parameters.append(value)
-        case .many(let values): try parameters.append(contentsOf: values)
-        }
-        defer { lookup.reset() }
-        return try lookup.step() ? lookup.int64(0) : nil
-    }
-
-    private var pendingUniqueValues: [PendingUniqueKey: Int64] = [:]
-
-    private mutating func nextKey(for entity: Schema.Entity, table: ObjectIdentifier) throws -> Int64 {
-        // Keys are per table: the entities of a hierarchy share one.
-        if let next = nextKeys[table] {
-            nextKeys[table] = next + 1
-            return next
-        }
-        let maxKey = try connection.statement(
-            "SELECT max(\(quoted(SQLiteTableLayout.primaryKey))) FROM \(quoted(entity.tableName))"
-        ).rows().first?.first
-        let sequence = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = ?1")
-            .rows([.text(entity.tableName)]).first?.first
-        var highest: Int64 = 0
-        if case .integer(let value) = maxKey { highest = max(highest, value) }
-        if case .integer(let value) = sequence { highest = max(highest, value) }
-        nextKeys[table] = highest + 2
-        return highest + 1
-    }
-
-    // MARK: - Rows
-
-    /// Inserts a row with a new key, or updates the row that holds the model's unique value, and returns the key
-    /// of the row written. An insert sets SQLite's last inserted row ID to the new key; an update leaves it as it
-    /// was, which is an earlier key, so a different value means the row was taken over and its key is looked up.
-    private func upsertRow(_ storage: ModelStorage, key: Int64, statement: SQLiteStatement, plan: EntityPlan) throws
-        -> Int64
-    {
-        try execute(statement, key: key, columnsOf: plan.layout.propertyIndexes, of: storage)
-        guard connection.lastInsertedRowID != key else { return key }
-        let lookup = plan.uniqueLookups[0]
-        guard let existing = try storedKey(lookup.statement, try uniqueValues(of: storage, lookup.properties)) else {
-            throw SwiftDataError(
-                .modelValidationFailure, "saving \(storage.entity.name) found no row for its unique value",
-                entityName: storage.entity.name, sql: statement.sql)
-        }
-        return existing
-    }
-
-    private mutating func insert(_ storage: ModelStorage, key: Int64, plan: EntityPlan) throws {
+    mutating func insert(_ storage: ModelStorage, key: Int64, plan: EntityPlan) throws {
         try execute(plan.insert, key: key, columnsOf: plan.layout.propertyIndexes, of: storage)
     }
 
     /// A prepared statement, cached for this save so rows reuse it without looking up the connection's cache.
-    private mutating func statement(_ sql: String) throws -> SQLiteStatement {
+    mutating func statement(_ sql: String) throws -> SQLiteStatement {
         if let cached = statements[sql] { return cached }
         let prepared = try connection.statement(sql)
         statements[sql] = prepared
@@ -332,7 +148,7 @@ struct SQLiteSaveWriter {
 
     /// Updates the columns of the given slots (all columns when `slots` is nil): one property's columns when only
     /// one changed, every column otherwise, each with a statement prepared once per save.
-    private mutating func update(_ storage: ModelStorage, key: Int64, slots: SlotSet?, plan: EntityPlan) throws {
+    mutating func update(_ storage: ModelStorage, key: Int64, slots: SlotSet?, plan: EntityPlan) throws {
         let layout = plan.layout
         try noteReplacedExternalFiles(of: storage.entity, keys: [key], slots: slots)
         if let slots, slots.count == 1, let slot = slots.first {
@@ -347,7 +163,7 @@ struct SQLiteSaveWriter {
 
     /// Runs an `INSERT` or `UPDATE` whose parameters are the primary key followed by the columns of the given
     /// properties, binding each value as it is encoded.
-    private func execute(
+    func execute(
         _ statement: SQLiteStatement,
         key: Int64,
         columnsOf properties: some Sequence<Int>,
@@ -362,7 +178,7 @@ struct SQLiteSaveWriter {
     }
 
     /// Rewrites the join-table rows of owned to-many relationships in the given slots (all when nil).
-    private func writeJoinRows(_ storage: ModelStorage, key: Int64, slots: SlotSet?) throws {
+    func writeJoinRows(_ storage: ModelStorage, key: Int64, slots: SlotSet?) throws {
         for property in storage.entity.storedProperties {
             guard slots?.contains(property.index) ?? true,
                 case .joinTable(let table, let ownerColumn, let targetColumn) = property.relationshipInfo?.storage,
@@ -439,7 +255,7 @@ struct SQLiteSaveWriter {
 
     /// Appends the SQLite values of a property's columns: an attribute's (several for a composite), or the primary
     /// key of a to-one relationship's target.
-    private func appendColumnValues(
+    func appendColumnValues(
         of storage: ModelStorage,
         property: Schema.Entity.Property,
         to values: inout some ColumnValueSink
@@ -498,7 +314,7 @@ struct SQLiteSaveWriter {
         }
     }
 
-    private func primaryKey(of storage: ModelStorage) -> Int64? {
+    func primaryKey(of storage: ModelStorage) -> Int64? {
         storage.identifier.primaryKey ?? assignedKeys[ObjectIdentifier(storage)]
     }
 }
@@ -507,27 +323,4 @@ struct SQLiteSaveWriter {
 private struct RowKey: Hashable {
     let table: ObjectIdentifier
     let key: Int64
-}
-
-/// The values of one uniqueness constraint of an inserted model, told apart by the constraint's lookup statement.
-private struct PendingUniqueKey: Hashable {
-    let lookup: ObjectIdentifier
-    let values: UniqueValues
-}
-
-/// The column values of a uniqueness constraint: one value for a one-column constraint, which needs no array.
-private enum UniqueValues: Hashable {
-    case one(SQLiteValue)
-    case many([SQLiteValue])
-}
-
-/// Takes the value of a property with exactly one column; `value` stays nil for a property with several.
-private struct SingleColumnValue: ColumnValueSink {
-    private(set) var value: SQLiteValue?
-    private var count = 0
-
-    mutating func append(_ column: SQLiteValue) throws {
-        count += 1
-        value = count == 1 ? column : nil
-    }
 }

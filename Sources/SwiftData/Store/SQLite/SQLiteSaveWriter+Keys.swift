@@ -1,0 +1,139 @@
+// Primary keys for a save's inserted models: new ones, or a stored row's through a uniqueness constraint
+// (Apple's upsert).
+
+extension SQLiteSaveWriter {
+    /// Gives an inserted model its primary key: the key of a row with the same unique values (stored, or inserted
+    /// earlier in this save), or a new one.
+    mutating func assignKey(to storage: ModelStorage) throws {
+        let plan = try plan(for: storage.entity)
+        var key: Int64?
+        if plan.upsert != nil {
+            // A new key for now; `upsertRow` finds the stored row's key when the unique value is taken.
+            let provisional = try nextKey(for: storage.entity, table: plan.table)
+            assignedKeys[ObjectIdentifier(storage)] = provisional
+            insertedKeys.append(provisional)
+            insertedIsUpsert.append(false)
+            return
+        }
+        // The model's values of each constraint; the usual single constraint needs no array.
+        var first: PendingUniqueKey?
+        var others: [PendingUniqueKey] = []
+        for lookup in plan.uniqueLookups {
+            let pending = PendingUniqueKey(
+                lookup: ObjectIdentifier(lookup.statement), values: try uniqueValues(of: storage, lookup.properties))
+            if first == nil { first = pending } else { others.append(pending) }
+            guard key == nil else { continue }
+            // Earlier inserts of this save are not written yet: compare with them in memory first.
+            if pendingUniqueValues.isEmpty { pendingUniqueValues.reserveCapacity(expectedInserts) }
+            if let existing = try pendingUniqueValues[pending] ?? storedKey(lookup.statement, pending.values) {
+                key = existing
+            }
+        }
+        let assigned = try key ?? nextKey(for: storage.entity, table: plan.table)
+        assignedKeys[ObjectIdentifier(storage)] = assigned
+        insertedKeys.append(assigned)
+        insertedIsUpsert.append(key != nil)
+        if let first { pendingUniqueValues[first] = assigned }
+        for pending in others { pendingUniqueValues[pending] = assigned }
+    }
+
+    /// A model's values of a constraint's properties: one value, without an array, for a constraint on one column.
+    func uniqueValues(of storage: ModelStorage, _ properties: [Schema.Entity.Property]) throws -> UniqueValues {
+        if properties.count == 1 {
+            var single = SingleColumnValue()
+            try appendColumnValues(of: storage, property: properties[0], to: &single)
+            if let value = single.value { return .one(value) }
+        }
+        var values: [SQLiteValue] = []
+        for property in properties { try appendColumnValues(of: storage, property: property, to: &values) }
+        return .many(values)
+    }
+
+    /// How to find the row holding an entity's values for one uniqueness constraint.
+    struct UniqueLookup {
+        let properties: [Schema.Entity.Property]
+        /// The `SELECT` of the key of the row with given values of the constraint's columns.
+        let statement: SQLiteStatement
+    }
+
+    /// The lookups of an entity's uniqueness constraints.
+    mutating func uniqueLookups(for entity: Schema.Entity) throws -> [UniqueLookup] {
+        try entity.uniquenessConstraints.compactMap { constraint -> UniqueLookup? in
+            let properties = constraint.compactMap { entity.property(named: $0) }
+            guard properties.count == constraint.count else { return nil }
+            let sql =
+                "SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
+                + constraint.map { "\(quoted($0)) IS ?" }.joined(separator: " AND ")
+            return UniqueLookup(properties: properties, statement: try statement(sql))
+        }
+    }
+
+    /// The key of the stored row a lookup finds, or nil.
+    func storedKey(_ lookup: SQLiteStatement, _ values: UniqueValues) throws -> Int64? {
+        var parameters = lookup.parameters()
+        switch values {
+        case .one(let value): try parameters.append(value)
+        case .many(let values): try parameters.append(contentsOf: values)
+        }
+        defer { lookup.reset() }
+        return try lookup.step() ? lookup.int64(0) : nil
+    }
+
+    mutating func nextKey(for entity: Schema.Entity, table: ObjectIdentifier) throws -> Int64 {
+        // Keys are per table: the entities of a hierarchy share one.
+        if let next = nextKeys[table] {
+            nextKeys[table] = next + 1
+            return next
+        }
+        let maxKey = try connection.statement(
+            "SELECT max(\(quoted(SQLiteTableLayout.primaryKey))) FROM \(quoted(entity.tableName))"
+        ).rows().first?.first
+        let sequence = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = ?1")
+            .rows([.text(entity.tableName)]).first?.first
+        var highest: Int64 = 0
+        if case .integer(let value) = maxKey { highest = max(highest, value) }
+        if case .integer(let value) = sequence { highest = max(highest, value) }
+        nextKeys[table] = highest + 2
+        return highest + 1
+    }
+
+    /// Inserts a row with a new key, or updates the row that holds the model's unique value, and returns the key
+    /// of the row written. An insert sets SQLite's last inserted row ID to the new key; an update leaves it as it
+    /// was, which is an earlier key, so a different value means the row was taken over and its key is looked up.
+    func upsertRow(_ storage: ModelStorage, key: Int64, statement: SQLiteStatement, plan: EntityPlan) throws
+        -> Int64
+    {
+        try execute(statement, key: key, columnsOf: plan.layout.propertyIndexes, of: storage)
+        guard connection.lastInsertedRowID != key else { return key }
+        let lookup = plan.uniqueLookups[0]
+        guard let existing = try storedKey(lookup.statement, try uniqueValues(of: storage, lookup.properties)) else {
+            throw SwiftDataError(
+                .modelValidationFailure, "saving \(storage.entity.name) found no row for its unique value",
+                entityName: storage.entity.name, sql: statement.sql)
+        }
+        return existing
+    }
+}
+
+/// The values of one uniqueness constraint of an inserted model, told apart by the constraint's lookup statement.
+struct PendingUniqueKey: Hashable {
+    let lookup: ObjectIdentifier
+    let values: UniqueValues
+}
+
+/// The column values of a uniqueness constraint: one value for a one-column constraint, which needs no array.
+enum UniqueValues: Hashable {
+    case one(SQLiteValue)
+    case many([SQLiteValue])
+}
+
+/// Takes the value of a property with exactly one column; `value` stays nil for a property with several.
+struct SingleColumnValue: ColumnValueSink {
+    private(set) var value: SQLiteValue?
+    var count = 0
+
+    mutating func append(_ column: SQLiteValue) throws {
+        count += 1
+        value = count == 1 ? column : nil
+    }
+}

@@ -1,0 +1,69 @@
+extension SQLiteSaveWriter {
+    /// What writing an entity's rows needs, worked out once per save rather than once per row: looking up the
+    /// layout, the statement and the spotlight attributes by name for every row cost more than binding it.
+    final class EntityPlan {
+        let layout: SQLiteTableLayout
+        /// The identity of the entity's table: its hierarchy's root entity.
+        let table: ObjectIdentifier
+        let insert: SQLiteStatement
+        let spotlight: SpotlightIndex?
+        let hasJoinTables: Bool
+        let uniqueLookups: [UniqueLookup]
+        /// The statement that inserts or updates a row, for entities it serves (see `SQLiteStore.upsertSQL(for:)`);
+        /// their inserts need a lookup only after a conflict.
+        let upsert: SQLiteStatement?
+        /// `UPDATE` statements of one property's columns, by property index, prepared when first needed.
+        private var updateStatements: [Int: SQLiteStatement] = [:]
+        private var updateAllStatement: SQLiteStatement?
+
+        init(
+            layout: SQLiteTableLayout, table: ObjectIdentifier, insert: SQLiteStatement, spotlight: SpotlightIndex?,
+            hasJoinTables: Bool, uniqueLookups: [UniqueLookup], upsert: SQLiteStatement?
+        ) {
+            self.layout = layout
+            self.table = table
+            self.insert = insert
+            self.spotlight = spotlight
+            self.hasJoinTables = hasJoinTables
+            self.uniqueLookups = uniqueLookups
+            self.upsert = upsert
+        }
+
+        /// The statement that updates one property's columns, or nil when the property has none.
+        func updateStatement(forProperty index: Int, on connection: SQLiteConnection) throws -> SQLiteStatement? {
+            if let cached = updateStatements[index] { return cached }
+            guard let sql = layout.updateSQLByProperty[index] else { return nil }
+            let statement = try connection.statement(sql)
+            updateStatements[index] = statement
+            return statement
+        }
+
+        /// The statement that updates every column, or nil when the table has no columns besides its key.
+        func updateAll(on connection: SQLiteConnection) throws -> SQLiteStatement? {
+            if let updateAllStatement { return updateAllStatement }
+            guard !layout.updateAllSQL.isEmpty else { return nil }
+            updateAllStatement = try connection.statement(layout.updateAllSQL)
+            return updateAllStatement
+        }
+    }
+
+    mutating func plan(for entity: Schema.Entity) throws -> EntityPlan {
+        if let plan = plans[ObjectIdentifier(entity)] { return plan }
+        let layout = store.layouts[entity.name]!
+        let hasJoinTables = entity.storedProperties.contains {
+            if case .joinTable = $0.relationshipInfo?.storage { return true }
+            return false
+        }
+        let plan = EntityPlan(
+            layout: layout,
+            table: ObjectIdentifier(entity.rootEntity),
+            insert: try statement(layout.insertSQL),
+            spotlight: SpotlightIndex(entity: entity),
+            hasJoinTables: hasJoinTables,
+            uniqueLookups: try uniqueLookups(for: entity),
+            upsert: try store.upsertSQL(for: entity).map { try statement($0) }
+        )
+        plans[ObjectIdentifier(entity)] = plan
+        return plan
+    }
+}
