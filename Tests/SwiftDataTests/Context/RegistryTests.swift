@@ -47,4 +47,24 @@ import Testing
         #expect(again.count == 300)
         #expect(Set(again.map(ObjectIdentifier.init)).isSuperset(of: keptTrips.map(ObjectIdentifier.init)))
     }
+
+    /// `BackingData.persistentModelID` is settable: a model whose identifier changed after it was registered still
+    /// leaves the registry when it is released, and lookups by either identifier stay safe.
+    @Test func aModelWhoseIdentifierChangedStillLeavesWhenReleased() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let writer = ModelContext(container)
+        for name in ["a", "b"] { writer.insert(Trip(name: name, destination: "d")) }
+        try writer.save()
+
+        let context = ModelContext(container)
+        var trips: [Trip]? = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        let original = trips![0].persistentModelID
+        let other = trips![1].persistentModelID
+        trips![0].persistentBackingData.persistentModelID = other
+        trips = nil
+        let byOriginal: Trip? = context.registeredModel(for: original)
+        let byOther: Trip? = context.registeredModel(for: other)
+        #expect(byOriginal == nil && byOther == nil)
+        #expect(try context.fetch(FetchDescriptor<Trip>()).count == 2)
+    }
 }
