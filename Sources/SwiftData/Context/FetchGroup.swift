@@ -54,13 +54,16 @@ extension ModelContext {
         else { return [storage] }
         var batch = [storage]
         let start = storage.fetchGroupIndex + 1
-        for key in group.keys[min(start, group.keys.count)...].prefix(FetchGroup.batchSize - 1) {
+        // The models after this one, skipping released ones and those that loaded the relationship already, up to
+        // a few batches' worth of positions so that a mostly released fetch is not scanned to its end every time.
+        for key in group.keys[min(start, group.keys.count)...].prefix(FetchGroup.batchSize * 4) {
             let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
             guard let sibling = registered[identifier]?.model?.storage, sibling.entity === storage.entity else {
                 continue
             }
             let slot = sibling.values[property.index]
             if slot is ModelStorage.UnloadedRelationship || slot is ModelStorage.ToOneFault { batch.append(sibling) }
+            if batch.count == FetchGroup.batchSize { break }
         }
         return batch
     }

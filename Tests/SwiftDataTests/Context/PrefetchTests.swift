@@ -76,6 +76,30 @@ import Testing
     }
 }
 
+extension PrefetchTests {
+    /// Models of the fetch that were released are skipped, and so are those that already loaded the relationship:
+    /// every kept trip still gets exactly its own items.
+    @Test func batchesSkipReleasedAndLoadedModels() throws {
+        let container = try seededContainer()
+        let context = ModelContext(container)
+        var trips: [Trip]? = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        let kept = trips!.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        trips = nil
+        _ = kept[5].bucketList.count
+        var loaded = 0
+        let count = statements(container) {
+            for trip in kept {
+                let titles = trip.bucketList.map(\.title)
+                loaded += titles.count
+                #expect(titles.allSatisfy { $0.hasPrefix("item\(trip.name.dropFirst("trip".count))-") })
+            }
+        }
+        #expect(loaded == kept.count * 10)
+        // 334 kept trips: each query serves up to 100 of them, skipping the released ones and the 100 loaded first.
+        #expect(count <= 5)
+    }
+}
+
 @Suite struct PartialFetchTests {
     @Test func propertiesToFetchReadsOnlyThoseColumnsAndLoadsTheRestOnFirstAccess() throws {
         let container = try makeInMemoryContainer(Trip.self)
