@@ -2,6 +2,22 @@ import Foundation
 import SwiftData
 import Testing
 
+/// A model whose transient property's default value is another model, created while a fetch makes the sheet.
+@Model
+final class Sheet {
+    var title: String
+    @Transient var draft = Note(text: "draft")
+
+    init(title: String) { self.title = title }
+}
+
+@Model
+final class Note {
+    var text: String
+
+    init(text: String) { self.text = text }
+}
+
 @Suite struct FetchTests {
     /// Five trips with distinct budgets and dates; one has no rating.
     func seededContext() throws -> ModelContext {
@@ -132,5 +148,20 @@ import Testing
         #expect(fetchedTrip.bucketList.map(\.title) == ["Louvre"])
         #expect(!fetchedItem.hasChanges && !fetchedTrip.hasChanges)
         #expect(!reader.hasChanges)
+    }
+
+    /// A fetched model's backing data is handed to it alone: a model its initializer creates on the side (here a
+    /// transient default value) gets backing data of its own.
+    @Test func modelsCreatedWhileAFetchedModelInitializesGetTheirOwnBackingData() throws {
+        let container = try makeInMemoryContainer(Sheet.self, Note.self)
+        let writer = ModelContext(container)
+        writer.insert(Sheet(title: "Plan"))
+        try writer.save()
+
+        let sheet = try #require(try ModelContext(container).fetch(FetchDescriptor<Sheet>()).first)
+        #expect(sheet.title == "Plan")
+        #expect(sheet.draft.text == "draft")
+        #expect(sheet.draft.modelContext == nil)
+        #expect(sheet.draft.persistentModelID != sheet.persistentModelID)
     }
 }
