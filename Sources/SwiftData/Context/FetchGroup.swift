@@ -58,7 +58,7 @@ extension ModelContext {
         // a few batches' worth of positions so that a mostly released fetch is not scanned to its end every time.
         for key in group.keys[min(start, group.keys.count)...].prefix(FetchGroup.batchSize * 4) {
             let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
-            guard let sibling = registered[identifier]?.model?.storage, sibling.entity === storage.entity else {
+            guard let sibling = registered[identifier], sibling.entity === storage.entity else {
                 continue
             }
             let slot = sibling.values[property.index]

@@ -154,7 +154,7 @@ extension ModelContext {
         }
         let model = entity.makeModel(identifier: identifier, values: values)
         model.storage.context = self
-        register(model, as: identifier)
+        registered.insert(model.storage)
         // A row deleted without loading its model becomes an ordinary pending deletion once its model exists.
         if !batchDeletions.isEmpty, batchDeletions.remove(row.primaryKey, of: entity) {
             model.storage.isDeleted = true
@@ -173,11 +173,6 @@ extension ModelContext {
     func reserveRegistrations(_ count: Int) {
         guard count > 1 else { return }
         registered.reserveCapacity(registered.count + count)
-    }
-
-    /// Registers a model; its backing data removes the entry when the model is released.
-    func register(_ model: any PersistentModel, as identifier: PersistentIdentifier) {
-        registered[identifier] = RegisteredModel(model)
     }
 
     /// Reads the attributes a partial fetch left out, all at once, when one of them is first accessed.

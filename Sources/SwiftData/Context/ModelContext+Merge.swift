@@ -22,7 +22,7 @@ extension ModelContext {
             let storage = model.storage
             guard !storage.hasChanges else { continue }
             detachFromRelatedModels(storage)
-            registered[identifier] = nil
+            registered.removeValue(forKey: identifier)
             storage.isDeleted = true
             storage.context = nil
         }

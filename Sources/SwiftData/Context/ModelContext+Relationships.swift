@@ -22,11 +22,8 @@ extension ModelContext {
             // The keys are already in the owners' rows: the targets load in one query, and each owner's fault is
             // replaced by its target (the registry alone would not keep the targets alive until they are read).
             let faults = pending.map { ($0, $0.values[property.index] as? ModelStorage.ToOneFault) }
-            let keys = Set(faults.compactMap { $0.1?.target?.primaryKey })
-            var targets: [Int64: any PersistentModel] = [:]
-            for model in try models(of: info.destination, primaryKeys: keys.sorted()) {
-                if let key = model.persistentModelID.primaryKey { targets[key] = model }
-            }
+            let targets = try modelsByKey(
+                of: info.destination, primaryKeys: Set(faults.compactMap { $0.1?.target?.primaryKey }))
             for case (let storage, let fault?) in faults {
                 guard let key = fault.target?.primaryKey else {
                     storage.fillRelationship(at: property.index, with: [])
@@ -97,9 +94,7 @@ extension ModelContext {
         into groups: inout [Int64: [any PersistentModel]],
         destination: Schema.Entity
     ) throws {
-        let targets = try models(of: destination, primaryKeys: Array(Set(pairs.map(\.1))).sorted())
-        var byKey: [Int64: any PersistentModel] = [:]
-        for model in targets { if let key = model.persistentModelID.primaryKey { byKey[key] = model } }
+        let byKey = try modelsByKey(of: destination, primaryKeys: Set(pairs.map(\.1)))
         for (owner, target) in pairs {
             if let model = byKey[target] { groups[owner, default: []].append(model) }
         }
@@ -107,12 +102,25 @@ extension ModelContext {
 
     /// The models of an entity with the given keys, in that order, reading unregistered ones in one query.
     func models(of entity: Schema.Entity, primaryKeys: [Int64]) throws -> [any PersistentModel] {
+        let byKey = try modelsByKey(of: entity, primaryKeys: primaryKeys)
+        return primaryKeys.compactMap { byKey[$0] }
+    }
+
+    /// The models of an entity with the given keys, by key, reading unregistered ones in one query; deleted models
+    /// and keys without a row are left out.
+    func modelsByKey(of entity: Schema.Entity, primaryKeys: some Sequence<Int64>) throws
+        -> [Int64: any PersistentModel]
+    {
         let store = try container.store(for: entity)
         var byKey: [Int64: any PersistentModel] = [:]
         var missing: [Int64] = []
         for key in primaryKeys {
             let identifier = store.identifier(entityName: entity.name, primaryKey: key)
-            if let model = registered[identifier]?.model { byKey[key] = model } else { missing.append(key) }
+            guard let storage = registered[identifier] else {
+                missing.append(key)
+                continue
+            }
+            if !storage.isDeleted, let model = storage.model { byKey[key] = model }
         }
         if !missing.isEmpty {
             let query = SQLQuery(
@@ -120,10 +128,12 @@ extension ModelContext {
                 bindings: [Self.keyList(missing)]
             )
             for row in try store.fetchRows(entity: entity, query: query) {
-                byKey[row.primaryKey] = try materialize(row, entity: entity, store: store)
+                // A row deleted without loading comes back as a deleted model.
+                let model = try materialize(row, entity: entity, store: store)
+                if !model.storage.isDeleted { byKey[row.primaryKey] = model }
             }
         }
-        return primaryKeys.compactMap { byKey[$0] }.filter { !$0.storage.isDeleted }
+        return byKey
     }
 
     /// Keys as one JSON array, bound as a single parameter of `IN (SELECT value FROM json_each(?))`, so a query

@@ -45,8 +45,7 @@ extension ModelContext {
         for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
             groups.changes[try groups.position(of: model.storage.entity)].updated.append(model.storage)
         }
-        let deletedModels = deletions.models
-        for model in deletedModels where model.storage.committedValues != nil {
+        for model in deletions.models where model.storage.committedValues != nil {
             groups.changes[try groups.position(of: model.storage.entity)].deleted.append(model.storage)
         }
         let deletedRows = batchDeletions.all
@@ -58,7 +57,7 @@ extension ModelContext {
         for (store, changes) in zip(groups.stores, groups.changes) where !changes.isEmpty {
             savedInserts.append((store, changes.inserted, try store.save(changes)))
         }
-        applySavedChanges(savedInserts: savedInserts, deletedModels: deletedModels, deletedRows: deletedRows)
+        applySavedChanges(savedInserts: savedInserts, deletions: deletions, deletedRows: deletedRows)
     }
 
     // MARK: - Internal
@@ -140,18 +139,17 @@ extension ModelContext {
     /// deleted models removed from the relationships of the models that remain.
     private func applySavedChanges(
         savedInserts: [(store: SQLiteStore, storages: [ModelStorage], keys: [Int64])],
-        deletedModels: [any PersistentModel],
+        deletions: OrderedModels,
         deletedRows: [(entity: Schema.Entity, keys: [Int64])]
     ) {
         var insertedIDs: [PersistentIdentifier] = []
         var updatedIDs: [PersistentIdentifier] = []
         var deletedIDs: [PersistentIdentifier] = []
 
-        let deletedSet = Set(deletedModels.map { ObjectIdentifier($0) })
-        for model in deletedModels {
+        for model in deletions.models {
             let storage = model.storage
             detachFromRelatedModels(storage)
-            registered[storage.identifier] = nil
+            registered.removeValue(forKey: storage.identifier)
             if storage.committedValues != nil { deletedIDs.append(storage.identifier) }
             storage.isDeleted = true
             storage.context = nil
@@ -159,14 +157,11 @@ extension ModelContext {
         registered.reserveCapacity(registered.count + inserted.models.count)
         for (store, storages, keys) in savedInserts {
             for (storage, key) in zip(storages, keys) {
-                guard let model = storage.model, deletedSet.isEmpty || !deletedSet.contains(ObjectIdentifier(model))
-                else {
-                    continue
-                }
+                guard let model = storage.model, !deletions.contains(model) else { continue }
                 let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
                 storage.identifier = identifier
                 storage.commit()
-                if let previous = registered.updateValue(RegisteredModel(model), forKey: identifier)?.model,
+                if let previous = registered.insert(storage)?.model,
                     previous !== model
                 {
                     // An upsert: the stored row now holds this model's values; the older instance shows them too.
@@ -178,7 +173,7 @@ extension ModelContext {
             }
         }
         // Models whose only change was losing a deleted model are now as stored, as are the updated ones.
-        for model in changed.models where deletedSet.isEmpty || !deletedSet.contains(ObjectIdentifier(model)) {
+        for model in changed.models where !deletions.contains(model) {
             model.storage.commit()
             updatedIDs.append(model.storage.identifier)
         }

@@ -23,7 +23,7 @@ public final class ModelContext {
     public internal(set) var lastAutosaveError: (any Error)?
 
     /// Saved models by identifier, not retained: a model nobody refers to and that has no changes is released,
-    /// and its backing data then removes its entry (see `RegisteredModel`).
+    /// and its backing data then removes its entry (see `ModelRegistry`).
     var registered = ModelRegistry()
     /// Models inserted and not yet saved, in insertion order.
     var inserted = OrderedModels()
@@ -69,7 +69,7 @@ public final class ModelContext {
                 ($0.index, storage.values[$0.index])
             }
             inserted.remove(model)
-            registered[storage.identifier] = nil
+            registered.removeValue(forKey: storage.identifier)
             detachFromRelatedModels(storage)
             storage.context = nil
             storage.isDeleted = true
@@ -122,7 +122,7 @@ public final class ModelContext {
     public func rollback() {
         for model in inserted.models {
             let storage = model.storage
-            registered[storage.identifier] = nil
+            registered.removeValue(forKey: storage.identifier)
             storage.context = nil
         }
         for model in changed.models + deleted.models { model.storage.revert() }
@@ -212,7 +212,7 @@ public final class ModelContext {
         } else if !storage.changedSlots.isEmpty {
             changed.append(model)
         }
-        if !storage.identifier.isTemporary { registered[storage.identifier] = RegisteredModel(model) }
+        if !storage.identifier.isTemporary { registered.insert(storage) }
         for property in storage.entity.storedProperties where property.isRelationship {
             let value = storage.values[property.index]
             for target in property.relatedModels(in: value) where target.storage.context !== self {
@@ -247,17 +247,6 @@ public final class ModelContext {
 extension ModelContext: Equatable {
     /// Contexts are equal when they are the same instance.
     public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool { lhs === rhs }
-}
-
-/// A registered model: its backing data, unretained (see `ModelRegistry`).
-struct RegisteredModel {
-    unowned(unsafe) let storage: ModelStorage
-
-    init(storage: ModelStorage) { self.storage = storage }
-
-    init(_ model: any PersistentModel) { storage = model.storage }
-
-    var model: (any PersistentModel)? { storage.model }
 }
 
 extension ModelContext {

@@ -19,37 +19,34 @@ struct ModelRegistry {
     private var shift: UInt64 = 60
     private(set) var count = 0
 
-    /// The registered model with an identifier.
-    subscript(identifier: PersistentIdentifier) -> RegisteredModel? {
-        get { position(of: identifier).map { RegisteredModel(storage: slots[$0].storage!.takeUnretainedValue()) } }
-        set {
-            if let newValue {
-                updateValue(newValue, forKey: identifier)
-            } else if let position = position(of: identifier) {
-                remove(at: position)
-            }
-        }
+    /// The backing data of the registered model with an identifier.
+    subscript(identifier: PersistentIdentifier) -> ModelStorage? {
+        position(of: identifier).map { slots[$0].storage!.takeUnretainedValue() }
     }
 
-    /// Registers a model under an identifier and returns the model registered there before, if any.
+    /// Registers backing data under its identifier and returns the backing data registered there before, if any.
     @discardableResult
-    mutating func updateValue(_ entry: RegisteredModel, forKey identifier: PersistentIdentifier) -> RegisteredModel? {
-        precondition(entry.storage.identifier == identifier, "a model is registered under its own identifier")
+    mutating func insert(_ storage: ModelStorage) -> ModelStorage? {
+        let identifier = storage.identifier
+        storage.isRegistered = true
         if let position = position(of: identifier) {
             let previous = slots[position].storage!.takeUnretainedValue()
             previous.isRegistered = false
-            slots[position].storage = Unmanaged.passUnretained(entry.storage)
-            entry.storage.isRegistered = true
-            return RegisteredModel(storage: previous)
+            slots[position].storage = Unmanaged.passUnretained(storage)
+            return previous
         }
         if (count + 1) * 2 > slots.count { grow(to: slots.count * 2) }
         let hash = Self.hash(of: identifier)
         var position = home(of: hash)
         while slots[position].storage != nil { position = (position + 1) & (slots.count - 1) }
-        slots[position] = Slot(hash: hash, storage: Unmanaged.passUnretained(entry.storage))
-        entry.storage.isRegistered = true
+        slots[position] = Slot(hash: hash, storage: Unmanaged.passUnretained(storage))
         count += 1
         return nil
+    }
+
+    /// Removes the model registered under an identifier, if any.
+    mutating func removeValue(forKey identifier: PersistentIdentifier) {
+        if let position = position(of: identifier) { remove(at: position) }
     }
 
     /// Removes backing data that is being released.

@@ -75,7 +75,7 @@ struct FetchPlan<T: PersistentModel> {
                 "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.primaryKey)) NOT IN "
                 + "(SELECT value FROM json_each(?\(query.bindings.count + 1)))"
             query.whereClause = query.whereClause.map { "(\($0)) AND \(filter)" } ?? filter
-            query.bindings.append(ModelContext.keyList(deleted.sorted()))
+            query.bindings.append(ModelContext.keyList(Array(deleted)))
         }
         return query
     }

@@ -89,8 +89,6 @@ class ModelStorage {
         isAwaitingRow = false
         self.values = values
         self.committedValues = values
-        changedSlots = []
-        slotsAwaitingInverse = []
     }
 
     /// True when the model was inserted and not saved, or changed since the last save.
@@ -155,7 +153,7 @@ class ModelStorage {
 
     private func resolve(_ fault: ToOneFault, for property: Schema.Entity.Property) -> Any {
         guard let target = fault.target, let context else { return property.noneValue }
-        if fetchGroup != nil, context.registered[target]?.model == nil {
+        if fetchGroup != nil, context.registered[target] == nil {
             context.loadForFetchGroup(property, of: self)
         }
         guard let model = context.resolveModel(for: target) else { return property.noneValue }

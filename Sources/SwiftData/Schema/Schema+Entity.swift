@@ -147,14 +147,11 @@ extension Schema {
             // than anything that uses the schema's own key paths.
             if let (_, index) = slotsByKeyPathObject.value(for: ObjectIdentifier(keyPath)) { return index }
             for index in keyPathObjects.indices where keyPathObjects[index] === keyPath { return index }
-            if let index = indexByKeyPath[keyPath] {
-                // The key path is kept with its slot, so its address cannot be reused by another key path.
-                slotsByKeyPathObject.update { $0[ObjectIdentifier(keyPath)] = (keyPath, index) }
-                return index
-            }
             guard let index = indexByKeyPath[keyPath] else {
                 preconditionFailure("\(keyPath) is not a persisted property of \(name)")
             }
+            // The key path is kept with its slot, so its address cannot be reused by another key path.
+            slotsByKeyPathObject.update { $0[ObjectIdentifier(keyPath)] = (keyPath, index) }
             return index
         }
 

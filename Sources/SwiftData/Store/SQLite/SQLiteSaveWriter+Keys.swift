@@ -6,35 +6,28 @@ extension SQLiteSaveWriter {
     /// earlier in this save), or a new one.
     mutating func assignKey(to storage: ModelStorage) throws {
         let plan = try plan(for: storage.entity)
-        var key: Int64?
-        if plan.upsert != nil {
-            // A new key for now; `upsertRow` finds the stored row's key when the unique value is taken.
-            let provisional = try nextKey(for: storage.entity, table: plan.table)
-            assignedKeys[ObjectIdentifier(storage)] = provisional
-            insertedKeys.append(provisional)
-            insertedIsUpsert.append(false)
-            return
-        }
-        // The model's values of each constraint; the usual single constraint needs no array.
-        var first: PendingUniqueKey?
-        var others: [PendingUniqueKey] = []
-        for lookup in plan.uniqueLookups {
-            let pending = PendingUniqueKey(
-                lookup: ObjectIdentifier(lookup.statement), values: try uniqueValues(of: storage, lookup.properties))
-            if first == nil { first = pending } else { others.append(pending) }
-            guard key == nil else { continue }
-            // Earlier inserts of this save are not written yet: compare with them in memory first.
-            if pendingUniqueValues.isEmpty { pendingUniqueValues.reserveCapacity(expectedInserts) }
-            if let existing = try pendingUniqueValues[pending] ?? storedKey(lookup.statement, pending.values) {
-                key = existing
+        // The model's values of each constraint, and the key of a row or earlier insert that has them.
+        var uniqueKeys: [PendingUniqueKey] = []
+        var existing: Int64?
+        // Entities the upsert statement serves get a new key for now; `upsertRow` finds the stored row's key when
+        // the unique value is taken.
+        if plan.upsert == nil {
+            for lookup in plan.uniqueLookups {
+                let pending = PendingUniqueKey(
+                    lookup: ObjectIdentifier(lookup.statement), values: try uniqueValues(of: storage, lookup.properties)
+                )
+                uniqueKeys.append(pending)
+                guard existing == nil else { continue }
+                // Earlier inserts of this save are not written yet: compare with them in memory first.
+                if pendingUniqueValues.isEmpty { pendingUniqueValues.reserveCapacity(expectedInserts) }
+                existing = try pendingUniqueValues[pending] ?? storedKey(lookup.statement, pending.values)
             }
         }
-        let assigned = try key ?? nextKey(for: storage.entity, table: plan.table)
+        let assigned = try existing ?? nextKey(for: storage.entity, table: plan.table)
         assignedKeys[ObjectIdentifier(storage)] = assigned
         insertedKeys.append(assigned)
-        insertedIsUpsert.append(key != nil)
-        if let first { pendingUniqueValues[first] = assigned }
-        for pending in others { pendingUniqueValues[pending] = assigned }
+        insertedIsUpsert.append(existing != nil)
+        for pending in uniqueKeys { pendingUniqueValues[pending] = assigned }
     }
 
     /// A model's values of a constraint's properties: one value, without an array, for a constraint on one column.
@@ -130,7 +123,7 @@ enum UniqueValues: Hashable {
 /// Takes the value of a property with exactly one column; `value` stays nil for a property with several.
 struct SingleColumnValue: ColumnValueSink {
     private(set) var value: SQLiteValue?
-    var count = 0
+    private var count = 0
 
     mutating func append(_ column: SQLiteValue) throws {
         count += 1
