@@ -26,7 +26,7 @@ class ModelStorage {
     @exclusivity(unchecked) final var identifier: PersistentIdentifier
     final weak var context: ModelContext?
     /// The model that owns this storage, once known. Unretained, as the model owns the storage: the storage lives
-    /// exactly as long as the model (see `RegisteredModel`), and a weak reference would give every model a side
+    /// exactly as long as the model (see `ModelRegistry`), and a weak reference would give every model a side
     /// table.
     final unowned(unsafe) var model: (any PersistentModel)?
     /// The values as last saved or fetched; nil for a model that was never saved.
@@ -39,10 +39,14 @@ class ModelStorage {
     /// The fetch that read this model, and the model's position in it, for loading relationships in batches.
     final var fetchGroup: FetchGroup?
     final var fetchGroupIndex = 0
+    /// True while the context's registry holds this backing data.
+    final var isRegistered = false
+    /// True while the model's initializer runs for a fetched row: the initializer stores the class's declared
+    /// default values, which the row's values replace, so those writes are skipped.
+    private final var isAwaitingRow = false
 
     init(entity: Schema.Entity) {
-        // The slots are allocated on first use: every model's class creates backing data as the initial value of
-        // `_$backingData`, and for fetched models `init(backingData:)` replaces it at once, unused.
+        // The slots are allocated on first use, by the first property the initializer sets.
         self.entity = entity
         self.values = []
         self.identifier = .temporary(entityName: entity.name)
@@ -61,9 +65,6 @@ class ModelStorage {
         }
     }
 
-    /// True while the context's registry holds this backing data.
-    final var isRegistered = false
-
     deinit {
         // The model is being released: its registry entry goes with it.
         if isRegistered, let context { context.unregister(self) }
@@ -76,10 +77,6 @@ class ModelStorage {
         self.identifier = identifier
         self.isAwaitingRow = true
     }
-
-    /// True while the model's initializer runs for a fetched row: the initializer stores the class's declared
-    /// default values, which the row's values replace, so those writes are skipped.
-    private final var isAwaitingRow = false
 
     /// The model class this backing data is typed by: the root of the model's class hierarchy.
     var backingModelType: ObjectIdentifier { preconditionFailure("ModelStorage is used through DefaultBackingData") }
