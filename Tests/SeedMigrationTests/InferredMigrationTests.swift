@@ -187,6 +187,29 @@ func makeShopV1(at url: URL) throws {
         #expect(afterUpsert.map(\.title) == ["Chair", "Desk"])
     }
 
+    @Test func rebuildingATableKeepsTheKeysOfDeletedRowsRetired() throws {
+        let directory = try TemporaryDirectory()
+        try makeShopV1(at: directory.store)
+        let retired: PersistentIdentifier
+        do {
+            let context = ModelContext(try open(ShopV1.self, at: directory.store))
+            // Desk was inserted last: its key is the table's highest.
+            let desk = try #require(
+                try context.fetch(FetchDescriptor<ShopV1.Item>(predicate: #Predicate { $0.code == "B" })).first)
+            retired = desk.persistentModelID
+            context.delete(desk)
+            try context.save()
+        }
+        // The migration copies the rows into a new table; the highest key given out goes with them.
+        let context = ModelContext(try open(ShopV2.self, at: directory.store))
+        let chair = ShopV2.Item(title: "Chair", code: "C")
+        context.insert(chair)
+        try context.save()
+        #expect(chair.persistentModelID.storeIdentifier == retired.storeIdentifier)
+        #expect(chair.persistentModelID.entityName == retired.entityName)
+        #expect(chair.persistentModelID != retired)
+    }
+
     @Test func aPlanRunsAChainOfStagesInOrder() throws {
         let directory = try TemporaryDirectory()
         try makeShopV1(at: directory.store)

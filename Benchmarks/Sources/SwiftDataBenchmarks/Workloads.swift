@@ -22,11 +22,20 @@ struct Sizes {
     static let quick = Sizes(rows: 5_000, bigRows: 50_000, parents: 500)
 }
 
-/// A directory for one workload's files.
+/// The directory that holds every file of this run; `removeScratchFiles()` deletes it when the run ends.
+let scratchRoot = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "swiftdata-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+
+/// A directory for one workload's files, inside `scratchRoot`.
 func scratchDirectory() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdata-bench-\(UUID().uuidString)")
+    let url = scratchRoot.appendingPathComponent(UUID().uuidString)
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+/// Deletes the files of this run: a full run writes several gigabytes of stores.
+func removeScratchFiles() {
+    try? FileManager.default.removeItem(at: scratchRoot)
 }
 
 func makeContainer<T: PersistentModel>(_ type: T.Type, at url: URL) throws -> ModelContainer {

@@ -18,6 +18,8 @@ func wanted(_ names: String...) -> Bool { only.map { names.contains($0) } ?? tru
 
 let workloads = Workloads(sizes: quick ? .quick : .full, harness: Harness(runs: quick ? 3 : 5))
 var results: [Measurement] = []
+// The stores are deleted however the run ends short of a crash.
+defer { removeScratchFiles() }
 if wanted("W1") { results.append(try workloads.insert()) }
 if wanted("W2", "W5", "W6") { results += try workloads.fetchUpdateDelete() }
 if wanted("W3", "W4", "W8", "W10") { results += try workloads.bigStore() }
@@ -56,6 +58,7 @@ if check {
         print("check: no workload is more than 15% worse than the baseline")
     } else {
         print("check: regressions:\n" + regressions.joined(separator: "\n"))
+        removeScratchFiles()
         exit(1)
     }
 }

@@ -94,7 +94,7 @@ struct TableRebuilder {
     private func rebuild(_ entity: Schema.Entity, layout: SQLiteTableLayout, from source: StoredSchema.Entity) throws {
         let table = quoted(source.name)
         let rowCount = try count("SELECT count(*) FROM \(table)")
-        var definitions = ["\(quoted(SQLiteTableLayout.primaryKey)) INTEGER PRIMARY KEY AUTOINCREMENT"]
+        var definitions = [SQLiteKeySequence.primaryKeyDefinition]
         var targets = [quoted(SQLiteTableLayout.primaryKey)]
         var sources = [quoted(SQLiteTableLayout.primaryKey)]
         var bindings: [SQLiteValue] = []
@@ -162,17 +162,16 @@ struct TableRebuilder {
         }
 
         let staging = quoted(entity.tableName + "__migrating")
-        let sequence = try count("SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = '\(source.name)'")
+        // The highest key the table gave out, read before the old table (and its `sqlite_sequence` entry) goes.
+        try SQLiteKeySequence.prepare(connection)
+        let highestKey = try SQLiteKeySequence.highestKey(of: source.name, connection)
         try connection.execute("CREATE TABLE \(staging) (\(definitions.joined(separator: ", ")))")
         try connection.statement(
             "INSERT INTO \(staging) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(table)"
         ).execute(bindings)
         try connection.execute("DROP TABLE \(table)")
         try connection.execute("ALTER TABLE \(staging) RENAME TO \(quoted(entity.tableName))")
-        if sequence > 0 {
-            try connection.execute(
-                "UPDATE sqlite_sequence SET seq = max(seq, \(sequence)) WHERE name = '\(entity.tableName)'")
-        }
+        if highestKey > 0 { try SQLiteKeySequence.record(highestKey, for: entity.tableName, connection) }
         for statement in layout.createStatements(entity: entity).dropFirst() {
             do {
                 try connection.execute(statement)

@@ -75,19 +75,18 @@ extension SQLiteSaveWriter {
     mutating func nextKey(for entity: Schema.Entity, table: ObjectIdentifier) throws -> Int64 {
         // Keys are per table: the entities of a hierarchy share one.
         if let next = nextKeys[table] {
-            nextKeys[table] = next + 1
-            return next
+            nextKeys[table] = (next.key + 1, next.name)
+            return next.key
         }
-        let maxKey = try connection.statement(
-            "SELECT max(\(quoted(SQLiteTableLayout.primaryKey))) FROM \(quoted(entity.tableName))"
-        ).rows().first?.first
-        let sequence = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = ?1")
-            .rows([.text(entity.tableName)]).first?.first
-        var highest: Int64 = 0
-        if case .integer(let value) = maxKey { highest = max(highest, value) }
-        if case .integer(let value) = sequence { highest = max(highest, value) }
-        nextKeys[table] = highest + 2
+        if nextKeys.isEmpty { try SQLiteKeySequence.prepare(connection) }
+        let highest = try SQLiteKeySequence.highestKey(of: entity.tableName, connection)
+        nextKeys[table] = (highest + 2, entity.tableName)
         return highest + 1
+    }
+
+    /// Records the highest key each table gave out in this save, so that no later save gives it again.
+    func recordGivenKeys() throws {
+        for (next, name) in nextKeys.values { try SQLiteKeySequence.record(next - 1, for: name, connection) }
     }
 
     /// Inserts a row with a new key, or updates the row that holds the model's unique value, and returns the key

@@ -58,8 +58,9 @@ struct SQLiteSaveWriter {
     var insertedIsUpsert: [Bool] = []
     /// How many models this save inserts, to size the tables of unique values once.
     var expectedInserts = 0
-    /// The next primary key of each table, by its root entity.
-    var nextKeys: [ObjectIdentifier: Int64] = [:]
+    /// The next primary key of each table that gave out keys in this save, and the table's name, by its root
+    /// entity.
+    var nextKeys: [ObjectIdentifier: (key: Int64, name: String)] = [:]
     var statements: [String: SQLiteStatement] = [:]
     var plans: [ObjectIdentifier: EntityPlan] = [:]
     /// The key given to each unique value inserted so far in this save, so a later twin takes it.
@@ -77,6 +78,7 @@ struct SQLiteSaveWriter {
         insertedKeys.reserveCapacity(changes.inserted.count)
         expectedInserts = changes.inserted.count
         for storage in changes.inserted { try assignKey(to: storage) }
+        try recordGivenKeys()
         // The rows this save writes for entities with unique constraints: a second insert with the key of a row
         // written already (two inserts with the same unique values) updates it.
         var written: Set<RowKey> = []

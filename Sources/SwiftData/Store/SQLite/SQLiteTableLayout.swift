@@ -143,7 +143,7 @@ struct SQLiteTableLayout: Sendable {
     /// The `CREATE TABLE` statement and its indexes.
     func createStatements(entity: Schema.Entity) -> [String] {
         let definitions =
-            ["\(quoted(Self.primaryKey)) INTEGER PRIMARY KEY AUTOINCREMENT"]
+            [SQLiteKeySequence.primaryKeyDefinition]
             + columns.map { "\(quoted($0.name)) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")" }
         var statements = ["CREATE TABLE \(quoted(tableName)) (\(definitions.joined(separator: ", ")))"]
         for column in columns where column.isForeignKey {
