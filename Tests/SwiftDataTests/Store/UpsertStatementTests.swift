@@ -17,6 +17,26 @@ final class Setting {
     }
 }
 
+/// A model whose unique attribute is an integer: equal values are the same value, so an update leaves it alone.
+@Model
+final class Counter {
+    @Attribute(.unique) var number: Int
+    var count: Int
+
+    init(number: Int, count: Int) {
+        self.number = number
+        self.count = count
+    }
+}
+
+/// A model of its unique attribute alone: a conflict has nothing to update.
+@Model
+final class Marker {
+    @Attribute(.unique) var code: Int
+
+    init(code: Int) { self.code = code }
+}
+
 @Suite struct UpsertStatementTests {
     @Test func insertsTakeOverStoredRowsAndTheirTwinsAsTheLookupDoes() throws {
         let container = try makeInMemoryContainer(Setting.self)
@@ -59,6 +79,35 @@ final class Setting {
         try context.save()
         #expect(try fresh.fetchCount(FetchDescriptor<Setting>()) == 6)
         #expect(!rows.map(\.persistentModelID).contains(later.persistentModelID))
+    }
+
+    @Test func anIntegerUniqueColumnIsNotRewrittenAndTakeOversStillWork() throws {
+        let container = try makeInMemoryContainer(Counter.self, Marker.self)
+        let store = container.stores[0]
+        let counterSQL = try #require(store.upsertSQL(for: Schema.Entity.of(Counter.self)))
+        #expect(counterSQL.hasSuffix(#"ON CONFLICT("number") DO UPDATE SET "count" = excluded."count""#))
+        let markerSQL = try #require(store.upsertSQL(for: Schema.Entity.of(Marker.self)))
+        #expect(markerSQL.hasSuffix(#"ON CONFLICT("code") DO NOTHING"#))
+
+        let writer = ModelContext(container)
+        let stored = [Counter(number: 1, count: 10), Counter(number: 2, count: 20)]
+        let storedMarker = Marker(code: 7)
+        for counter in stored { writer.insert(counter) }
+        writer.insert(storedMarker)
+        try writer.save()
+
+        let context = ModelContext(container)
+        let inserted = [Counter(number: 2, count: 21), Counter(number: 3, count: 30)]
+        let marker = Marker(code: 7)
+        for counter in inserted { context.insert(counter) }
+        context.insert(marker)
+        try context.save()
+        #expect(inserted[0].persistentModelID == stored[1].persistentModelID)
+        #expect(!stored.map(\.persistentModelID).contains(inserted[1].persistentModelID))
+        #expect(marker.persistentModelID == storedMarker.persistentModelID)
+        let rows = try ModelContext(container).fetch(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.number)]))
+        #expect(rows.map(\.count) == [10, 21, 30])
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Marker>()) == 1)
     }
 
     /// Entities the statement cannot serve keep the lookup: `TripTag` is referred to by trips, `Trip` has no

@@ -23,8 +23,9 @@ extension SQLiteSaveWriter {
                 existing = try pendingUniqueValues[pending] ?? storedKey(lookup.statement, pending.values)
             }
         }
-        let assigned = try existing ?? nextKey(for: storage.entity, table: plan.table)
-        assignedKeys[ObjectIdentifier(storage)] = assigned
+        let assigned = try existing ?? nextKey(for: storage.entity, plan: plan)
+        // Only rows that relationships can refer to need their key found by model.
+        if plan.isReferenced { assignedKeys[ObjectIdentifier(storage)] = assigned }
         insertedKeys.append(assigned)
         insertedIsUpsert.append(existing != nil)
         for pending in uniqueKeys { pendingUniqueValues[pending] = assigned }
@@ -72,21 +73,25 @@ extension SQLiteSaveWriter {
         return try lookup.step() ? lookup.int64(0) : nil
     }
 
-    mutating func nextKey(for entity: Schema.Entity, table: ObjectIdentifier) throws -> Int64 {
-        // Keys are per table: the entities of a hierarchy share one.
-        if let next = nextKeys[table] {
-            nextKeys[table] = (next.key + 1, next.name)
-            return next.key
+    /// A new key of the entity's table. Keys are per table: the entities of a hierarchy share one counter.
+    mutating func nextKey(for entity: Schema.Entity, plan: EntityPlan) throws -> Int64 {
+        if let keys = plan.keys { return keys.take() }
+        let keys: GivenKeys
+        if let shared = givenKeys[plan.table] {
+            keys = shared
+        } else {
+            if givenKeys.isEmpty { try SQLiteKeySequence.prepare(connection) }
+            keys = GivenKeys(
+                table: entity.tableName, next: try SQLiteKeySequence.highestKey(of: entity.tableName, connection) + 1)
+            givenKeys[plan.table] = keys
         }
-        if nextKeys.isEmpty { try SQLiteKeySequence.prepare(connection) }
-        let highest = try SQLiteKeySequence.highestKey(of: entity.tableName, connection)
-        nextKeys[table] = (highest + 2, entity.tableName)
-        return highest + 1
+        plan.keys = keys
+        return keys.take()
     }
 
     /// Records the highest key each table gave out in this save, so that no later save gives it again.
     func recordGivenKeys() throws {
-        for (next, name) in nextKeys.values { try SQLiteKeySequence.record(next - 1, for: name, connection) }
+        for keys in givenKeys.values { try SQLiteKeySequence.record(keys.next - 1, for: keys.table, connection) }
     }
 
     /// Inserts a row with a new key, or updates the row that holds the model's unique value, and returns the key
@@ -104,6 +109,22 @@ extension SQLiteSaveWriter {
                 entityName: storage.entity.name, sql: statement.sql)
         }
         return existing
+    }
+}
+
+/// The keys one table gives out in a save: a class, so the plans of a hierarchy's entities share it.
+final class GivenKeys {
+    let table: String
+    private(set) var next: Int64
+
+    init(table: String, next: Int64) {
+        self.table = table
+        self.next = next
+    }
+
+    func take() -> Int64 {
+        defer { next += 1 }
+        return next
     }
 }
 

@@ -12,13 +12,18 @@ extension SQLiteSaveWriter {
         /// The statement that inserts or updates a row, for entities it serves (see `SQLiteStore.upsertSQL(for:)`);
         /// their inserts need a lookup only after a conflict.
         let upsert: SQLiteStatement?
+        /// True when relationships can refer to the entity's rows, so the writer must find an inserted model's key
+        /// by model.
+        let isReferenced: Bool
+        /// The keys of the entity's table in this save, once it gave out one.
+        var keys: GivenKeys?
         /// `UPDATE` statements of one property's columns, by property index, prepared when first needed.
         private var updateStatements: [Int: SQLiteStatement] = [:]
         private var updateAllStatement: SQLiteStatement?
 
         init(
             layout: SQLiteTableLayout, table: ObjectIdentifier, insert: SQLiteStatement, spotlight: SpotlightIndex?,
-            hasJoinTables: Bool, uniqueLookups: [UniqueLookup], upsert: SQLiteStatement?
+            hasJoinTables: Bool, uniqueLookups: [UniqueLookup], upsert: SQLiteStatement?, isReferenced: Bool
         ) {
             self.layout = layout
             self.table = table
@@ -27,6 +32,7 @@ extension SQLiteSaveWriter {
             self.hasJoinTables = hasJoinTables
             self.uniqueLookups = uniqueLookups
             self.upsert = upsert
+            self.isReferenced = isReferenced
         }
 
         /// The statement that updates one property's columns, or nil when the property has none.
@@ -48,7 +54,12 @@ extension SQLiteSaveWriter {
     }
 
     mutating func plan(for entity: Schema.Entity) throws -> EntityPlan {
-        if let plan = plans[ObjectIdentifier(entity)] { return plan }
+        // Saves write runs of one entity: the last plan is checked before hashing.
+        if let lastPlan, lastPlan.entity == ObjectIdentifier(entity) { return lastPlan.plan }
+        if let plan = plans[ObjectIdentifier(entity)] {
+            lastPlan = (ObjectIdentifier(entity), plan)
+            return plan
+        }
         let layout = store.layouts[entity.name]!
         let hasJoinTables = entity.storedProperties.contains {
             if case .joinTable = $0.relationshipInfo?.storage { return true }
@@ -61,9 +72,11 @@ extension SQLiteSaveWriter {
             spotlight: SpotlightIndex(entity: entity),
             hasJoinTables: hasJoinTables,
             uniqueLookups: try uniqueLookups(for: entity),
-            upsert: try store.upsertSQL(for: entity).map { try statement($0) }
+            upsert: try store.upsertSQL(for: entity).map { try statement($0) },
+            isReferenced: store.isReferenced(entity)
         )
         plans[ObjectIdentifier(entity)] = plan
+        lastPlan = (ObjectIdentifier(entity), plan)
         return plan
     }
 }

@@ -50,7 +50,8 @@ extension SQLiteStore {
 struct SQLiteSaveWriter {
     let store: SQLiteStore
     let connection: SQLiteConnection
-    /// The primary key given to each inserted model, by `ObjectIdentifier` of its storage.
+    /// The primary key given to each inserted model that relationships can refer to, by `ObjectIdentifier` of its
+    /// storage.
     var assignedKeys: [ObjectIdentifier: Int64] = [:]
     /// The primary keys of the inserted models, in the order they were given.
     var insertedKeys: [Int64] = []
@@ -58,11 +59,11 @@ struct SQLiteSaveWriter {
     var insertedIsUpsert: [Bool] = []
     /// How many models this save inserts, to size the tables of unique values once.
     var expectedInserts = 0
-    /// The next primary key of each table that gave out keys in this save, and the table's name, by its root
-    /// entity.
-    var nextKeys: [ObjectIdentifier: (key: Int64, name: String)] = [:]
+    /// The keys each table gave out in this save, by the table's root entity.
+    var givenKeys: [ObjectIdentifier: GivenKeys] = [:]
     var statements: [String: SQLiteStatement] = [:]
     var plans: [ObjectIdentifier: EntityPlan] = [:]
+    var lastPlan: (entity: ObjectIdentifier, plan: EntityPlan)?
     /// The key given to each unique value inserted so far in this save, so a later twin takes it.
     var pendingUniqueValues: [PendingUniqueKey: Int64] = [:]
     /// External-storage files this save wrote and made obsolete.
@@ -87,7 +88,7 @@ struct SQLiteSaveWriter {
             if let upsert = plan.upsert {
                 let key = try upsertRow(storage, key: insertedKeys[position], statement: upsert, plan: plan)
                 insertedKeys[position] = key
-                assignedKeys[ObjectIdentifier(storage)] = key
+                if plan.isReferenced { assignedKeys[ObjectIdentifier(storage)] = key }
                 try writeRelatedRows(of: storage, key: key, plan: plan)
                 continue
             }

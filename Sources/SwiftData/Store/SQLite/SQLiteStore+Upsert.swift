@@ -12,17 +12,33 @@ extension SQLiteStore {
         guard entity.uniquenessConstraints.count == 1, entity.uniquenessConstraints[0].count == 1,
             entity.superentityType == nil, entity.subentities.isEmpty,
             !entity.storedProperties.contains(where: { $0.isRelationship || $0.usesExternalStorage }),
-            !entities.contains(where: { other in
-                other.storedProperties.contains { $0.relationshipInfo?.destination === entity }
-            }),
+            !isReferenced(entity),
             let layout = layouts[entity.name],
             let column = layout.columns.first(where: { $0.name == entity.uniquenessConstraints[0][0] }),
             !column.isNullable
         else { return nil }
-        // Every column takes the inserted model's value, the unique one included (a canonically equivalent
-        // spelling replaces the stored one), as the lookup's update writes them.
-        let updates = layout.columns.map { "\(quoted($0.name)) = excluded.\(quoted($0.name))" }
-        return layout.insertSQL + " ON CONFLICT(\(quoted(column.name))) DO UPDATE SET "
-            + updates.joined(separator: ", ")
+        // Every column takes the inserted model's value, as the lookup's update writes them. The unique one
+        // changes only when equal values can differ: a canonically equivalent spelling of a string replaces the
+        // stored one, and so does -0.0 a stored 0.0. Equal integers and bytes are the same value, and leaving
+        // their column out spares updating its index (a sixth of the statement's time).
+        let updates = layout.columns
+            .filter { $0.name != column.name || !Self.equalValuesAreIdentical(in: $0) }
+            .map { "\(quoted($0.name)) = excluded.\(quoted($0.name))" }
+        // A table of the unique column alone has nothing to update.
+        let action = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
+        return layout.insertSQL + " ON CONFLICT(\(quoted(column.name))) " + action
+    }
+
+    /// True when values of the column that compare equal are the same value.
+    private static func equalValuesAreIdentical(in column: SQLiteTableLayout.Column) -> Bool {
+        column.sqlType == "INTEGER" || column.sqlType == "BLOB"
+    }
+
+    /// True when a relationship of the store can refer to rows of the entity: one whose destination is in the
+    /// entity's hierarchy, since a relationship to a class can hold its subclasses and the reverse.
+    func isReferenced(_ entity: Schema.Entity) -> Bool {
+        entities.contains { other in
+            other.storedProperties.contains { $0.relationshipInfo?.destination.rootEntity === entity.rootEntity }
+        }
     }
 }
