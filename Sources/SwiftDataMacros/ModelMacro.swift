@@ -65,9 +65,12 @@ extension ModelMacro: MemberMacro {
                 "typealias _SwiftDataRoot = \(raw: typeName)",
                 "\(raw: access)func _$swiftDataFlushPending() {\n}",
             ]
+        // The backing data and the registrar are read by every property access. They are set only while the model
+        // is initialized and when its registrar is first made, never while another access to them is in progress,
+        // so the run-time exclusivity check on each read (a thread-local lookup) is left out.
         return rootAlias + [
             """
-            @Transient
+            @Transient @exclusivity(unchecked)
             \(raw: storageAccess)var _$backingData: any SwiftData.BackingData<\(raw: typeName)> = \(raw: typeName).createBackingData()
             """,
             """
@@ -91,8 +94,8 @@ extension ModelMacro: MemberMacro {
             }
             """,
             """
-            @Transient
-            \(raw: storageAccess)let _$observationRegistrar = Observation.ObservationRegistrar()
+            @Transient @exclusivity(unchecked)
+            \(raw: storageAccess)nonisolated(unsafe) var _$observationRegistrar = SwiftData._LazyObservationRegistrar()
             """,
             """
             internal nonisolated func access<_M>(keyPath: Swift.KeyPath<\(raw: typeName), _M>) {

@@ -58,6 +58,8 @@ import Testing
                     init(title: String) {
                         self.title = title
                     }
+
+                    @exclusivity(unchecked)
                     private var _$backingData: any SwiftData.BackingData<Note> = Note.createBackingData()
 
                     var persistentBackingData: any SwiftData.BackingData<Note> {
@@ -81,7 +83,9 @@ import Testing
                         _pinned = _SwiftDataNoType()
                         self.persistentBackingData = backingData
                     }
-                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    @exclusivity(unchecked)
+                    private nonisolated(unsafe) var _$observationRegistrar = SwiftData._LazyObservationRegistrar()
 
                     internal nonisolated func access<_M>(keyPath: Swift.KeyPath<Note, _M>) {
                         _$observationRegistrar.access(self, keyPath: keyPath)

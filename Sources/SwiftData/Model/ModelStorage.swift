@@ -310,9 +310,12 @@ class ModelStorage {
         changedSlots = []
     }
 
-    /// Restores the values as last saved.
+    /// Restores the values as last saved, telling the observers of each property that changes back.
     final func revert() {
-        if let committedValues { values = committedValues }
+        if let committedValues {
+            for index in changedSlots { setObserved(index, committedValues[index]) }
+            values = committedValues
+        }
         changedSlots = []
         isDeleted = false
     }
