@@ -122,7 +122,6 @@ extension ModelContext {
                     if !isSameStoredValue(storage.values[index], value, codec: property.codec) {
                         storage.setObserved(index, value)
                     }
-                    storage.committedValues?[index] = value
                 }
             }
             return existing
@@ -188,7 +187,6 @@ extension ModelContext {
                 continue
             }
             storage.values[index] = value
-            storage.committedValues?[index] = value
         }
     }
 

@@ -74,7 +74,6 @@ extension ModelStorage {
                 fresh = UnloadedRelationship()
             }
             setObserved(property.index, fresh)
-            committedValues?[property.index] = fresh
         }
     }
 }

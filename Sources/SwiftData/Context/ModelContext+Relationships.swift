@@ -168,6 +168,5 @@ extension ModelStorage {
             value = property.noneValue
         }
         values[index] = value
-        if committedValues != nil, !changedSlots.contains(index) { committedValues?[index] = value }
     }
 }

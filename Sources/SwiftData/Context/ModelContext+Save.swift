@@ -45,7 +45,7 @@ extension ModelContext {
         for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
             groups.changes[try groups.position(of: model.storage.entity)].updated.append(model.storage)
         }
-        for model in deletions.models where model.storage.committedValues != nil {
+        for model in deletions.models where model.storage.isSaved {
             groups.changes[try groups.position(of: model.storage.entity)].deleted.append(model.storage)
         }
         let deletedRows = batchDeletions.all
@@ -120,7 +120,7 @@ extension ModelContext {
                 let minimum = info.declaration.minimumModelCount ?? 0
                 let maximum = info.declaration.maximumModelCount ?? 0
                 guard minimum > 0 || maximum > 0 else { continue }
-                if storage.committedValues != nil, !storage.changedSlots.contains(property.index) { continue }
+                if storage.isSaved, !storage.changedSlots.contains(property.index) { continue }
                 let count = property.relatedModels(in: storage.value(at: property.index)).count
                 if count == 0 && property.isOptional { continue }
                 if count < minimum || (maximum > 0 && count > maximum) {
@@ -150,7 +150,7 @@ extension ModelContext {
             let storage = model.storage
             detachFromRelatedModels(storage)
             registered.removeValue(forKey: storage.identifier)
-            if storage.committedValues != nil { deletedIDs.append(storage.identifier) }
+            if storage.isSaved { deletedIDs.append(storage.identifier) }
             storage.isDeleted = true
             storage.context = nil
         }

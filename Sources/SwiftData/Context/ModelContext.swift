@@ -63,7 +63,7 @@ public final class ModelContext {
     public func delete<T>(_ model: T) where T: PersistentModel {
         let storage = model.storage
         guard storage.context === self, !storage.isDeleted else { return }
-        if storage.committedValues == nil {
+        if !storage.isSaved {
             // Undoing brings the model back with the links it had.
             let links = storage.entity.storedProperties.filter(\.isRelationship).map {
                 ($0.index, storage.values[$0.index])
@@ -205,7 +205,7 @@ public final class ModelContext {
         )
         storage.context = self
         storage.isDeleted = false
-        if storage.committedValues == nil {
+        if !storage.isSaved {
             inserted.append(model)
             undoManager?.registerUndo(withTarget: self) { context in context.delete(model) }
             scheduleAutosave()
@@ -233,7 +233,7 @@ public final class ModelContext {
         guard let model = storage.model else { return }
         for property in storage.entity.storedProperties {
             guard let info = property.relationshipInfo, let inverse = info.inverse,
-                info.declaration.deleteRule != .noAction || storage.committedValues == nil
+                info.declaration.deleteRule != .noAction || !storage.isSaved
             else { continue }
             let value = storage.values[property.index]
             guard !(value is ModelStorage.UnloadedRelationship) else { continue }

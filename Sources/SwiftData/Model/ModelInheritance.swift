@@ -60,7 +60,6 @@ extension ModelStorage {
         if !values.isEmpty, values.count == entity.storedProperties.count {
             values += Array(repeating: Unset(), count: added)
         }
-        if committedValues != nil { committedValues! += Array(repeating: Unset(), count: added) }
         entity = subentity
         if identifier.isTemporary { identifier = .temporary(entityName: subentity.name) }
     }

@@ -29,8 +29,12 @@ class ModelStorage {
     /// exactly as long as the model (see `ModelRegistry`), and a weak reference would give every model a side
     /// table.
     final unowned(unsafe) var model: (any PersistentModel)?
-    /// The values as last saved or fetched; nil for a model that was never saved.
-    @exclusivity(unchecked) final var committedValues: [Any]?
+    /// True once the model's values were saved or fetched: it has a stored row.
+    @exclusivity(unchecked) final var isSaved = false
+    /// The values that changed slots held when the model was last saved or fetched, in the order the slots first
+    /// changed; `revert()` puts them back. Only changed slots are kept: a copy of every slot made the first change
+    /// of a fetched model copy its whole array, and the save free the old one.
+    @exclusivity(unchecked) final var savedValues: [(slot: Int, value: Any)] = []
     /// Slots changed since the last save.
     @exclusivity(unchecked) final var changedSlots = SlotSet()
     @exclusivity(unchecked) final var isDeleted = false
@@ -85,11 +89,11 @@ class ModelStorage {
     final func becomeFetched(_ values: [Any]) {
         isAwaitingRow = false
         self.values = values
-        self.committedValues = values
+        isSaved = true
     }
 
     /// True when the model was inserted and not saved, or changed since the last save.
-    var hasChanges: Bool { committedValues == nil || !changedSlots.isEmpty }
+    var hasChanges: Bool { !isSaved || !changedSlots.isEmpty }
 
     // MARK: - Binding to the Model
 
@@ -126,7 +130,6 @@ class ModelStorage {
         case let fault as ToOneFault:
             let loaded = resolve(fault, for: entity.storedProperties[index])
             values[index] = loaded
-            if committedValues != nil, !changedSlots.contains(index) { committedValues?[index] = loaded }
             return loaded
         case is UnloadedRelationship:
             return loadRelationship(index)
@@ -171,6 +174,7 @@ class ModelStorage {
         guard !isAwaitingRow else { return }
         ensureSlots()
         registerUndo(at: index)
+        keepSavedValue(at: index)
         values[index] = newValue
         noteChange(at: index)
     }
@@ -199,6 +203,7 @@ class ModelStorage {
         if !(values[index] is Unset) { registerUndo(at: index) }
         let oldValue = values[index] is Unset ? entity.storedProperties[index].emptyRelationshipValue : value(at: index)
         let normalized = entity.storedProperties[index].normalizedRelationshipValue(newValue)
+        keepSavedValue(at: index)
         values[index] = normalized
         noteChange(at: index)
         if model == nil {
@@ -208,8 +213,16 @@ class ModelStorage {
         updateInverse(of: index, from: oldValue, to: normalized)
     }
 
+    /// Keeps the saved value of a slot that is about to change for the first time since the last save.
+    @inline(__always)
+    final func keepSavedValue(at index: Int) {
+        guard isSaved, !changedSlots.contains(index) else { return }
+        savedValues.append((index, values[index]))
+    }
+
+    /// Records that a slot changed; `keepSavedValue(at:)` must have run before the change.
     final func noteChange(at index: Int) {
-        guard committedValues != nil else { return }
+        guard isSaved else { return }
         let isFirstChange = changedSlots.isEmpty
         changedSlots.insert(index)
         if isFirstChange, let context, !isDeleted { context.noteChanged(self) }
@@ -264,9 +277,11 @@ class ModelStorage {
         let current = value(at: index)
         if property.relationshipInfo?.isToMany == true {
             let remaining = property.relatedModels(in: current).filter { $0 !== other }
+            keepSavedValue(at: index)
             setObserved(index, property.makeCollection(remaining))
         } else {
             guard property.relatedModels(in: current).first === other else { return }
+            keepSavedValue(at: index)
             setObserved(index, property.noneValue)
         }
         noteChange(at: index)
@@ -281,10 +296,12 @@ class ModelStorage {
             var models = property.relatedModels(in: current)
             guard !models.contains(where: { $0 === other }) else { return }
             models.append(other)
+            keepSavedValue(at: index)
             setObserved(index, property.makeCollection(models))
         } else {
             let previous = property.relatedModels(in: current).first
             guard previous !== other else { return }
+            keepSavedValue(at: index)
             setObserved(index, property.isOptional ? property.wrapOptional(other) : other)
             if let previous, let model, let inverse = property.relationshipInfo?.inverse {
                 previous.storage.removeFromSlot(inverse.index, model)
@@ -306,16 +323,15 @@ class ModelStorage {
 
     /// Marks the current values as saved.
     final func commit() {
-        committedValues = values
+        isSaved = true
+        if !savedValues.isEmpty { savedValues = [] }
         changedSlots = []
     }
 
     /// Restores the values as last saved, telling the observers of each property that changes back.
     final func revert() {
-        if let committedValues {
-            for index in changedSlots { setObserved(index, committedValues[index]) }
-            values = committedValues
-        }
+        for (slot, value) in savedValues { setObserved(slot, value) }
+        savedValues = []
         changedSlots = []
         isDeleted = false
     }

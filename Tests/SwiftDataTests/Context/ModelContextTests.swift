@@ -112,6 +112,39 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Kept"])
     }
 
+    @Test func rollbackRestoresEachChangedPropertyAsSavedAfterRepeatedChanges() throws {
+        let container = try makeInMemoryContainer(Pet.self, Owner.self)
+        let writer = ModelContext(container)
+        let ann = Owner(name: "Ann")
+        writer.insert(ann)
+        let rex = Pet(name: "Rex")
+        writer.insert(rex)
+        rex.owner = ann
+        try writer.save()
+
+        // A fetched model: its saved values come from the row.
+        let context = ModelContext(container)
+        let pet = try #require(try context.fetch(FetchDescriptor<Pet>()).first)
+        let bob = Owner(name: "Bob")
+        context.insert(bob)
+        pet.name = "Max"
+        pet.name = "Moe"
+        pet.owner = bob
+        pet.owner = nil
+        context.rollback()
+        #expect(pet.name == "Rex")
+        #expect(pet.owner?.name == "Ann")
+        #expect(!pet.hasChanges)
+
+        // Saved, changed again, rolled back: the values of the last save come back, not the first ones.
+        pet.name = "Max"
+        try context.save()
+        pet.name = "Moe"
+        context.rollback()
+        #expect(pet.name == "Max")
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Pet>()).map(\.name) == ["Max"])
+    }
+
     @Test func transactionSavesWhatTheBlockChanged() throws {
         let container = try makeInMemoryContainer(Trip.self)
         let context = ModelContext(container)
