@@ -102,15 +102,26 @@ extension ModelContext {
     /// model registered with this context.
     func materialize(_ row: FetchedRow, entity fetched: Schema.Entity, store: SQLiteStore) throws -> any PersistentModel
     {
-        var entity = fetched
-        var layout = store.layouts[entity.name]!
+        try materialize(row, entity: fetched, store: store, layout: store.layouts[fetched.name]!)
+    }
+
+    /// `materialize(_:entity:store:)` with the fetched entity's layout, which callers materializing many rows look
+    /// up once rather than once per row.
+    func materialize(_ row: FetchedRow, entity fetched: Schema.Entity, store: SQLiteStore, layout: SQLiteTableLayout)
+        throws -> any PersistentModel
+    {
         // In a hierarchy's shared table, the type column says which class the row is.
-        if let position = layout.typeColumnPosition, case .text(let name) = row.values[position], name != entity.name,
+        if let position = layout.typeColumnPosition, case .text(let name) = row.values[position], name != fetched.name,
             let concrete = store.entities.first(where: { $0.name == name }), let concreteLayout = store.layouts[name]
         {
-            entity = concrete
-            layout = concreteLayout
+            return try materialize(row, concreteEntity: concrete, store: store, layout: concreteLayout)
         }
+        return try materialize(row, concreteEntity: fetched, store: store, layout: layout)
+    }
+
+    private func materialize(
+        _ row: FetchedRow, concreteEntity entity: Schema.Entity, store: SQLiteStore, layout: SQLiteTableLayout
+    ) throws -> any PersistentModel {
         let identifier = store.identifier(entityName: entity.name, primaryKey: row.primaryKey)
         if let existing = registered[identifier]?.model {
             let storage = existing.storage
@@ -151,12 +162,12 @@ extension ModelContext {
                     property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset()))
             }
         }
-        let model = entity.makeModel(identifier: identifier, values: values)
-        model.storage.context = self
-        registered.insert(model.storage)
+        let (model, storage) = entity.makeModel(identifier: identifier, values: values)
+        storage.context = self
+        registered.insert(storage)
         // A row deleted without loading its model becomes an ordinary pending deletion once its model exists.
         if !batchDeletions.isEmpty, batchDeletions.remove(row.primaryKey, of: entity) {
-            model.storage.isDeleted = true
+            storage.isDeleted = true
             deleted.append(model)
         }
         return model

@@ -179,9 +179,9 @@ public final class ModelContext {
         let values = entity.storedProperties.map {
             $0.defaultValue ?? ($0.isOptional ? $0.noneValue : ModelStorage.Unset())
         }
-        let model = entity.makeModel(identifier: persistentModelID, values: values)
-        model.storage.context = self
-        model.storage.isDeleted = true
+        let (model, storage) = entity.makeModel(identifier: persistentModelID, values: values)
+        storage.context = self
+        storage.isDeleted = true
         return model
     }
 

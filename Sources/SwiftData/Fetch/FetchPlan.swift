@@ -178,7 +178,10 @@ struct FetchPlan<T: PersistentModel> {
     /// The models of fetched rows, registered with the context in one step.
     private func materialize(_ rows: [FetchedRow]) throws -> [T] {
         context.reserveRegistrations(rows.count)
-        let models = try rows.map { try context.materialize($0, entity: entity, store: store) as! T }
+        let layout = store.layouts[entity.name]!
+        let models = try rows.map {
+            exactCast(try context.materialize($0, entity: entity, store: store, layout: layout), to: T.self)
+        }
         // Models with relationships remember their fetch, so a relationship read lazily loads in batches.
         if rows.count > 1, entity.storedProperties.contains(where: \.isRelationship) {
             let group = FetchGroup(entity: entity, keys: rows.map(\.primaryKey))

@@ -15,3 +15,11 @@ func exactCast<T>(_ value: Any, to type: T.Type) -> T {
     }
     return _openExistential(value, do: open)
 }
+
+/// `model as! T`, without the run-time's general cast when `model` is exactly a `T`: a fetch casts every model it
+/// makes to the type it was asked for.
+@inline(__always)
+func exactCast<T: PersistentModel>(_ model: any PersistentModel, to type: T.Type) -> T {
+    if Swift.type(of: model) == T.self { return unsafeDowncast(model, to: T.self) }
+    return model as! T
+}

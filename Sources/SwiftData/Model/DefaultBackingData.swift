@@ -6,7 +6,7 @@ final class DefaultBackingData<Model: PersistentModel>: ModelStorage, BackingDat
         super.init(entity: Schema.Entity.of(modelType))
     }
 
-    override init(entity: Schema.Entity, identifier: PersistentIdentifier) {
+    required override init(entity: Schema.Entity, identifier: PersistentIdentifier) {
         super.init(entity: entity, identifier: identifier)
     }
 

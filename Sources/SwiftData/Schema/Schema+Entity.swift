@@ -67,7 +67,7 @@ extension Schema {
         /// Slots by the identity of the key path objects accessors have used (they are kept alive by their sites).
         private let slotsByKeyPathObject = PublishedSnapshot<ObjectIdentifier, (AnyKeyPath, Int)>()
         let indexByName: [String: Int]
-        private let modelFactory: (Entity, PersistentIdentifier, [Any]) -> any PersistentModel
+        private let modelFactory: (Entity, PersistentIdentifier, [Any]) -> (any PersistentModel, ModelStorage)
 
         init<Model: PersistentModel>(modelType: Model.Type) {
             self.modelType = modelType
@@ -95,17 +95,21 @@ extension Schema {
         /// Makes models of an entity: the backing data is typed by the root model class, and the root's
         /// `init(backingData:)` dispatches to the entity's class (a subclass overrides it).
         private static func factory<Root: PersistentModel>(root: Root.Type)
-            -> (Entity, PersistentIdentifier, [Any]) -> any PersistentModel
+            -> (Entity, PersistentIdentifier, [Any]) -> (any PersistentModel, ModelStorage)
         {
-            { entity, identifier, values in
+            // Resolved here, once: inside the closure, which is not specialized, naming the generic class looked up
+            // its metadata on every call.
+            let backingDataType = DefaultBackingData<Root>.self
+            return { entity, identifier, values in
                 // The backing data ignores the declared default values the initializer stores through it; the
                 // row's values fill it once the initializer returns.
-                let storage = DefaultBackingData<Root>(entity: entity, identifier: identifier)
-                let concrete = entity.modelType as? Root.Type ?? Root.self
+                let storage = backingDataType.init(entity: entity, identifier: identifier)
+                // The class of most rows is the root itself, told without a dynamic cast.
+                let concrete = entity.modelType == Root.self ? Root.self : entity.modelType as? Root.Type ?? Root.self
                 let model = BackingDataHandoff.offering(storage) { concrete.init(backingData: storage) }
                 storage.becomeFetched(values)
                 storage.bind(model)
-                return model
+                return (model, storage)
             }
         }
 
@@ -131,7 +135,7 @@ extension Schema {
         var relationshipIssues: [String] = []
 
         /// Creates a model of this entity around stored values.
-        func makeModel(identifier: PersistentIdentifier, values: [Any]) -> any PersistentModel {
+        func makeModel(identifier: PersistentIdentifier, values: [Any]) -> (any PersistentModel, ModelStorage) {
             modelFactory(self, identifier, values)
         }
 
