@@ -64,8 +64,11 @@ extension Schema {
         /// The key path objects in slot order. Key path literals are uniqued objects, so an identity scan over a
         /// handful of slots finds the accessor's key path faster than hashing it.
         private let keyPathObjects: [AnyKeyPath]
-        /// Slots by the identity of the key path objects accessors have used (they are kept alive by their sites).
-        private let slotsByKeyPathObject = PublishedSnapshot<ObjectIdentifier, (AnyKeyPath, Int)>()
+        /// Slots by the identity of the key path objects accessors have used. Only identities, so that a lookup
+        /// compares integers and retains nothing; the objects are kept in `knownKeyPaths`, so an identity is never
+        /// reused by another key path.
+        private let slotsByKeyPathObject = PublishedSnapshot<ObjectIdentifier, Int>()
+        private let knownKeyPaths = Locked<[AnyKeyPath]>([])
         let indexByName: [String: Int]
         private let modelFactory: (Entity, PersistentIdentifier, [Any]) -> (any PersistentModel, ModelStorage)
 
@@ -149,13 +152,13 @@ extension Schema {
             // Each key path literal is one object per site: the objects accessors use are remembered, so lookups
             // compare pointers instead of hashing key paths. They come first: accessors look up far more often
             // than anything that uses the schema's own key paths.
-            if let (_, index) = slotsByKeyPathObject.value(for: ObjectIdentifier(keyPath)) { return index }
+            if let index = slotsByKeyPathObject.value(for: ObjectIdentifier(keyPath)) { return index }
             for index in keyPathObjects.indices where keyPathObjects[index] === keyPath { return index }
             guard let index = indexByKeyPath[keyPath] else {
                 preconditionFailure("\(keyPath) is not a persisted property of \(name)")
             }
-            // The key path is kept with its slot, so its address cannot be reused by another key path.
-            slotsByKeyPathObject.update { $0[ObjectIdentifier(keyPath)] = (keyPath, index) }
+            knownKeyPaths.withLock { $0.append(keyPath) }
+            slotsByKeyPathObject.update { $0[ObjectIdentifier(keyPath)] = index }
             return index
         }
 
