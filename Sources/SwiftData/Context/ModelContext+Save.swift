@@ -40,13 +40,17 @@ extension ModelContext {
         try validateRelationshipCounts(excluding: deletions)
         var groups = StoreChangeGroups(container: container)
         for model in inserted.models {
-            groups.changes[try groups.position(of: model.storage.entity)].inserted.append(model.storage)
+            let storage = model.storage
+            groups.changes[try groups.position(of: storage.entity)].inserted.append(storage)
         }
         for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
-            groups.changes[try groups.position(of: model.storage.entity)].updated.append(model.storage)
+            let storage = model.storage
+            groups.changes[try groups.position(of: storage.entity)].updated.append(storage)
         }
-        for model in deletions.models where model.storage.isSaved {
-            groups.changes[try groups.position(of: model.storage.entity)].deleted.append(model.storage)
+        for model in deletions.models {
+            let storage = model.storage
+            guard storage.isSaved else { continue }
+            groups.changes[try groups.position(of: storage.entity)].deleted.append(storage)
         }
         let deletedRows = batchDeletions.all
         for rows in deletedRows {
@@ -100,16 +104,21 @@ extension ModelContext {
     ///
     /// - Throws: `SwiftDataError.modelValidationFailure` naming the model, the relationship and the count.
     private func validateRelationshipCounts(excluding deletions: OrderedModels) throws {
-        // Most entities declare no counts; whether one does is worked out once per run of models of one entity.
+        func declaresLimits(_ entity: Schema.Entity) -> Bool {
+            entity.storedProperties.contains {
+                guard let info = $0.relationshipInfo, info.isToMany else { return false }
+                return (info.declaration.minimumModelCount ?? 0) > 0 || (info.declaration.maximumModelCount ?? 0) > 0
+            }
+        }
+        // Most schemas declare no counts at all, and then no model needs looking at.
+        guard container.schema.entities.contains(where: declaresLimits) else { return }
+        // Whether an entity declares counts is worked out once per run of models of one entity.
         var lastEntity: Schema.Entity?
         var lastHasLimits = false
         func hasLimits(_ entity: Schema.Entity) -> Bool {
             if entity === lastEntity { return lastHasLimits }
             lastEntity = entity
-            lastHasLimits = entity.storedProperties.contains {
-                guard let info = $0.relationshipInfo, info.isToMany else { return false }
-                return (info.declaration.minimumModelCount ?? 0) > 0 || (info.declaration.maximumModelCount ?? 0) > 0
-            }
+            lastHasLimits = declaresLimits(entity)
             return lastHasLimits
         }
         for model in [inserted.models, changed.models].joined() where !deletions.contains(model) {
@@ -142,8 +151,11 @@ extension ModelContext {
         deletions: OrderedModels,
         deletedRows: [(entity: Schema.Entity, keys: [Int64])]
     ) {
+        // Sized up front: growing arrays of 100,000 identifiers copied them several times.
         var insertedIDs: [PersistentIdentifier] = []
+        insertedIDs.reserveCapacity(inserted.models.count)
         var updatedIDs: [PersistentIdentifier] = []
+        updatedIDs.reserveCapacity(changed.models.count)
         var deletedIDs: [PersistentIdentifier] = []
 
         for model in deletions.models {
@@ -174,8 +186,9 @@ extension ModelContext {
         }
         // Models whose only change was losing a deleted model are now as stored, as are the updated ones.
         for model in changed.models where !deletions.contains(model) {
-            model.storage.commit()
-            updatedIDs.append(model.storage.identifier)
+            let storage = model.storage
+            storage.commit()
+            updatedIDs.append(storage.identifier)
         }
         for (entity, keys) in deletedRows {
             guard let store = try? container.store(for: entity) else { continue }

@@ -153,7 +153,7 @@ struct SQLiteSaveWriter {
     /// one changed, every column otherwise, each with a statement prepared once per save.
     mutating func update(_ storage: ModelStorage, key: Int64, slots: SlotSet?, plan: EntityPlan) throws {
         let layout = plan.layout
-        try noteReplacedExternalFiles(of: storage.entity, keys: [key], slots: slots)
+        if plan.usesExternalStorage { try noteReplacedExternalFiles(of: storage.entity, keys: [key], slots: slots) }
         if let slots, slots.count == 1, let slot = slots.first {
             guard let statement = try plan.updateStatement(forProperty: slot, on: connection) else { return }
             try execute(statement, key: key, columnsOf: CollectionOfOne(slot), of: storage)
