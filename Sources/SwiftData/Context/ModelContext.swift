@@ -224,7 +224,8 @@ public final class ModelContext {
     /// Called by a saved model's storage on its first change since the last save.
     func noteChanged(_ storage: ModelStorage) {
         guard let model = storage.model, !inserted.contains(model) else { return }
-        changed.append(model)
+        // The first change of a saved model since its last save or rollback: it is not in the list yet.
+        changed.appendNew(model)
         scheduleAutosave()
     }
 
@@ -259,22 +260,43 @@ extension ModelContext {
 /// Models in insertion order, with constant-time membership.
 struct OrderedModels {
     private(set) var models: [any PersistentModel] = []
-    private var positions: Set<ObjectIdentifier> = []
+    /// The identities of `models`, for membership; nil until a membership question needs them, so that a list
+    /// only ever appended to with `appendNew(_:)` (the changed models) never hashes.
+    private var identities: Set<ObjectIdentifier>? = []
 
     var isEmpty: Bool { models.isEmpty }
 
     func contains(_ model: any PersistentModel) -> Bool { contains(ObjectIdentifier(model)) }
 
-    /// Membership; an empty set answers without hashing, which saves a hash per model in a save without deletions.
-    func contains(_ identity: ObjectIdentifier) -> Bool { !models.isEmpty && positions.contains(identity) }
+    /// Membership; an empty list answers without hashing, which saves a hash per model in a save without
+    /// deletions.
+    func contains(_ identity: ObjectIdentifier) -> Bool {
+        guard !models.isEmpty else { return false }
+        guard let identities else { return models.contains { ObjectIdentifier($0) == identity } }
+        return identities.contains(identity)
+    }
 
+    /// Appends a model unless the list holds it already.
     mutating func append(_ model: any PersistentModel) {
-        guard positions.insert(ObjectIdentifier(model)).inserted else { return }
+        if identities == nil { identities = Set(models.lazy.map { ObjectIdentifier($0) }) }
+        guard identities!.insert(ObjectIdentifier(model)).inserted else { return }
+        models.append(model)
+    }
+
+    /// Appends a model the caller knows the list does not hold, without recording its identity.
+    mutating func appendNew(_ model: any PersistentModel) {
+        if identities != nil {
+            if models.isEmpty {
+                identities = nil
+            } else {
+                identities!.insert(ObjectIdentifier(model))
+            }
+        }
         models.append(model)
     }
 
     mutating func remove(_ model: any PersistentModel) {
-        guard positions.remove(ObjectIdentifier(model)) != nil else { return }
+        if identities != nil { guard identities!.remove(ObjectIdentifier(model)) != nil else { return } }
         models.removeAll { $0 === model }
     }
 }
