@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@testable import SwiftData
+
+/// The context's lists of inserted, changed and deleted models: in order, each model once, whether its identity
+/// was recorded when it was appended or only when membership was first asked.
+@Suite struct OrderedModelsTests {
+    @Test func modelsAppendedWithoutIdentitiesAreFoundRemovedAndNotDuplicated() {
+        let pets = (0..<5).map { Pet(name: "pet \($0)") }
+        var list = OrderedModels()
+        for pet in pets.prefix(3) { list.appendNew(pet) }
+        #expect(list.contains(pets[1]))
+        #expect(!list.contains(pets[3]))
+        // A checked append after unchecked ones still refuses a model the list holds.
+        list.append(pets[2])
+        list.append(pets[3])
+        list.appendNew(pets[4])
+        #expect(list.models.map(ObjectIdentifier.init) == pets.map(ObjectIdentifier.init))
+        list.remove(pets[0])
+        list.remove(pets[0])
+        #expect(!list.contains(pets[0]))
+        #expect(list.contains(pets[4]))
+        #expect(list.models.count == 4)
+        list.append(pets[0])
+        #expect(list.models.last === pets[0])
+        #expect(list.models.count == 5)
+    }
+
+    @Test func anEmptyListAnswersAndAcceptsEitherKindOfAppend() {
+        let pet = Pet(name: "Rex")
+        var list = OrderedModels()
+        #expect(!list.contains(pet))
+        list.remove(pet)
+        #expect(list.isEmpty)
+        list.appendNew(pet)
+        list.append(pet)
+        #expect(list.models.count == 1)
+    }
+}
