@@ -56,6 +56,11 @@ extension PersistedPropertyMacro: AccessorMacro {
             variable.attribute(named: "Attribute")?.arguments?.trimmedDescription.contains("transformable") ?? false
         let get = isTransformable ? "getTransformableValue" : "getValue"
         let set = isTransformable ? "setTransformableValue" : "setValue"
+        // One key path serves Observation and the backing data: each literal costs a run-time lookup per access.
+        let keyPath =
+            context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first.map {
+                "\\\($0.name.trimmedDescription).\(name)"
+            } ?? "\\.\(name)"
         return [
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
@@ -66,14 +71,16 @@ extension PersistedPropertyMacro: AccessorMacro {
             """,
             """
             get {
-                _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
-                return self.\(raw: get)(forKey: \\.\(raw: name))
+                let keyPath = \(raw: keyPath)
+                _$observationRegistrar.access(self, keyPath: keyPath)
+                return self.\(raw: get)(forKey: keyPath)
             }
             """,
             """
             set {
-                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
-                    self.\(raw: set)(forKey: \\.\(raw: name), to: newValue)
+                let keyPath = \(raw: keyPath)
+                _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                    self.\(raw: set)(forKey: keyPath, to: newValue)
                 }
             }
             """,

@@ -25,12 +25,14 @@ import Testing
                             _title = _SwiftDataNoType()
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.title)
-                            return self.getValue(forKey: \.title)
+                            let keyPath = \Note.title
+                            _$observationRegistrar.access(self, keyPath: keyPath)
+                            return self.getValue(forKey: keyPath)
                         }
                         set {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
-                                self.setValue(forKey: \.title, to: newValue)
+                            let keyPath = \Note.title
+                            _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                                self.setValue(forKey: keyPath, to: newValue)
                             }
                         }
                     }
@@ -42,12 +44,14 @@ import Testing
                             _pinned = _SwiftDataNoType()
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.pinned)
-                            return self.getValue(forKey: \.pinned)
+                            let keyPath = \Note.pinned
+                            _$observationRegistrar.access(self, keyPath: keyPath)
+                            return self.getValue(forKey: keyPath)
                         }
                         set {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.pinned) {
-                                self.setValue(forKey: \.pinned, to: newValue)
+                            let keyPath = \Note.pinned
+                            _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                                self.setValue(forKey: keyPath, to: newValue)
                             }
                         }
                     }

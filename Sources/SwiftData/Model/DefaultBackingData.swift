@@ -26,28 +26,28 @@ final class DefaultBackingData<Model: PersistentModel>: ModelStorage, BackingDat
 
     @usableFromInline
     func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value where Value: Decodable {
-        exactCast(value(at: entity.index(of: key)), to: Value.self)
+        value(at: entity.index(of: key), as: Value.self)
     }
 
     @usableFromInline
     func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value where Value: PersistentModel {
-        exactCast(value(at: entity.index(of: key)), to: Value.self)
+        value(at: entity.index(of: key), as: Value.self)
     }
 
     @usableFromInline
     func getValue<Value>(forKey key: KeyPath<Model, Value?>) -> Value? where Value: PersistentModel {
-        exactCast(value(at: entity.index(of: key)), to: Value?.self)
+        value(at: entity.index(of: key), as: Value?.self)
     }
 
     @usableFromInline
     func getValue<Value, OtherModel>(forKey key: KeyPath<Model, Value>) -> Value
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
-        exactCast(value(at: entity.index(of: key)), to: Value.self)
+        value(at: entity.index(of: key), as: Value.self)
     }
 
     @usableFromInline
     func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
-        exactCast(value(at: entity.index(of: key)), to: Value.self)
+        value(at: entity.index(of: key), as: Value.self)
     }
 
     @usableFromInline

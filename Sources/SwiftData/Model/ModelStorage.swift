@@ -115,6 +115,21 @@ class ModelStorage {
 
     // MARK: - Reading
 
+    /// The value of a slot as `Value`. A slot that holds exactly a `Value`, the common case, is read with one look
+    /// at its type; markers (unset, faults, unloaded relationships, unfetched attributes) and values that need a
+    /// conversion go through `value(at:)` and `as!`.
+    @inline(__always)
+    final func value<Value>(at index: Int, as type: Value.Type) -> Value {
+        guard index < values.count else { return exactCast(value(at: index), to: Value.self) }
+        // No optional result: in code that is not specialized, `Value?` would be a metadata lookup per read.
+        func open<Contained>(_ contained: Contained) -> Value {
+            // Equal metadata: the identity conversion, written as the standard library's `_identityCast` is.
+            if Contained.self == Value.self { return unsafeBitCast(contained, to: Value.self) }
+            return exactCast(value(at: index), to: Value.self)
+        }
+        return _openExistential(values[index], do: open)
+    }
+
     /// The value of a slot, loading a relationship that is not loaded yet.
     final func value(at index: Int) -> Any {
         ensureSlots()
