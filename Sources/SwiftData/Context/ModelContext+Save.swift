@@ -177,7 +177,9 @@ extension ModelContext {
                     previous !== model
                 {
                     // An upsert: the stored row now holds this model's values; the older instance shows them too.
-                    previous.storage.values = storage.values
+                    previous.storage.ensureSlots()
+                    storage.ensureSlots()
+                    previous.storage.values.assign(from: storage.values)
                     previous.storage.commit()
                     changed.remove(previous)
                 }

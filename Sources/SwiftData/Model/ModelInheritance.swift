@@ -58,7 +58,7 @@ extension ModelStorage {
         guard subentity !== entity, subentity.storedProperties.count >= entity.storedProperties.count else { return }
         let added = subentity.storedProperties.count - entity.storedProperties.count
         if !values.isEmpty, values.count == entity.storedProperties.count {
-            values += Array(repeating: Unset(), count: added)
+            values.grow(to: values.count + added, filling: Unset())
         }
         entity = subentity
         if identifier.isTemporary { identifier = .temporary(entityName: subentity.name) }

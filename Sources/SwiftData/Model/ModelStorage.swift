@@ -22,7 +22,7 @@ class ModelStorage {
     /// to its own (see `adoptEntity(_:)`).
     @exclusivity(unchecked) final var entity: Schema.Entity
     /// One slot per persisted property, in `entity.properties` order.
-    @exclusivity(unchecked) final var values: [Any]
+    @exclusivity(unchecked) final var values = ModelSlots()
     @exclusivity(unchecked) final var identifier: PersistentIdentifier
     final weak var context: ModelContext?
     /// The model that owns this storage, once known. Unretained, as the model owns the storage: the storage lives
@@ -52,7 +52,6 @@ class ModelStorage {
     init(entity: Schema.Entity) {
         // The slots are allocated on first use, by the first property the initializer sets.
         self.entity = entity
-        self.values = []
         self.identifier = .temporary(entityName: entity.name)
     }
 
@@ -61,23 +60,19 @@ class ModelStorage {
     final func ensureSlots() {
         let count = entity.storedProperties.count
         guard values.count != count else { return }
-        // A new model's slots are made in one allocation; a subclass adopting its entity appends to them.
-        if values.isEmpty {
-            values = Array(repeating: Unset(), count: count)
-        } else {
-            values += repeatElement(Unset() as Any, count: count - values.count)
-        }
+        // A new model's slots are made in one allocation; a subclass adopting its entity adds to them.
+        values.grow(to: count, filling: Unset())
     }
 
     deinit {
         // The model is being released: its registry entry goes with it.
         if isRegistered, let context { context.unregister(self) }
+        values.release()
     }
 
     /// Backing data for a stored row, empty until `becomeFetched` gives it the row's values.
     init(entity: Schema.Entity, identifier: PersistentIdentifier) {
         self.entity = entity
-        self.values = []
         self.identifier = identifier
         self.isAwaitingRow = true
     }
@@ -88,7 +83,7 @@ class ModelStorage {
     /// Takes the values of a fetched row, once the model's initializer has run.
     final func becomeFetched(_ values: [Any]) {
         isAwaitingRow = false
-        self.values = values
+        self.values.replace(with: values)
         isSaved = true
     }
 
