@@ -47,6 +47,10 @@ public final class ModelContext {
         container.broadcaster.register(inbox)
     }
 
+    deinit {
+        unloadRelationshipsOfRegisteredModels()
+    }
+
     // MARK: - Inserting and Deleting Models
 
     /// Registers a model with the context, to be saved by the next `save()`.
@@ -254,6 +258,16 @@ extension ModelContext {
     /// Removes the registry entry of backing data that is being released with its model.
     func unregister(_ storage: ModelStorage) {
         registered.remove(storage)
+    }
+
+    /// Unloads the relationships of the saved models this context holds, so that models that refer to each other
+    /// are released once nothing outside refers to them (see `ModelStorage.unloadRelationships()`).
+    func unloadRelationshipsOfRegisteredModels() {
+        guard container.schema.entities.contains(where: { $0.storedProperties.contains(where: \.isRelationship) })
+        else { return }
+        // Retained while they change: unloading one model's relationships can release another model.
+        let storages = registered.allStorages
+        for storage in storages { storage.unloadRelationships() }
     }
 }
 

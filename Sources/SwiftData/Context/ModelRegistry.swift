@@ -60,6 +60,11 @@ struct ModelRegistry {
         }
     }
 
+    /// The registered backing data, retained, for work on every registered model.
+    var allStorages: [ModelStorage] {
+        slots.compactMap { $0.storage?.takeUnretainedValue() }
+    }
+
     /// Makes room for `total` models without growing again.
     mutating func reserveCapacity(_ total: Int) {
         var capacity = slots.count

@@ -329,6 +329,28 @@ class ModelStorage {
         model._$swiftDataWithMutation(of: entity.storedProperties[index].keyPath) { values[index] = value }
     }
 
+    // MARK: - Outliving the Context
+
+    /// Turns the relationships this model has loaded back into faults, when its context is released: related
+    /// models refer to each other, and would otherwise keep each other alive once nothing else does. The kept
+    /// values of a rollback go too; without a context there is nothing to roll back.
+    final func unloadRelationships() {
+        savedValues = []
+        for property in entity.storedProperties where property.isRelationship && property.index < values.count {
+            let current = values[property.index]
+            let slotType = type(of: current)
+            guard slotType != ToOneFault.self, slotType != UnloadedRelationship.self, slotType != Unset.self else {
+                continue
+            }
+            if property.relationshipInfo?.isToMany == true {
+                values[property.index] = UnloadedRelationship()
+            } else {
+                let target = property.relatedModels(in: current).first?.storage.identifier
+                values[property.index] = ToOneFault(target: target)
+            }
+        }
+    }
+
     // MARK: - Saving and Rolling Back
 
     /// Marks the current values as saved.

@@ -68,3 +68,61 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<Trip>()).count == 2)
     }
 }
+
+/// Related models refer to each other; when their context is released, the relationships they loaded are unloaded,
+/// so that they do not keep each other alive.
+@Suite struct ReleasedContextTests {
+    @Test func relatedModelsAreReleasedWithTheirContext() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        weak var trip: Trip?
+        weak var item: BucketListItem?
+        weak var fetchedTrip: Trip?
+        weak var fetchedItem: BucketListItem?
+        do {
+            let context = ModelContext(container)
+            let newTrip = Trip(name: "Lapland", destination: "Inari", budget: 900)
+            let newItem = BucketListItem(title: "Northern lights")
+            context.insert(newTrip)
+            newTrip.bucketList = [newItem]
+            try context.save()
+            trip = newTrip
+            item = newItem
+        }
+        #expect(trip == nil)
+        #expect(item == nil)
+        do {
+            // Loaded by reading, from both sides.
+            let context = ModelContext(container)
+            let loaded = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+            #expect(loaded.bucketList.first?.trip === loaded)
+            fetchedTrip = loaded
+            fetchedItem = loaded.bucketList.first
+        }
+        #expect(fetchedTrip == nil)
+        #expect(fetchedItem == nil)
+    }
+
+    @Test func aModelKeptAfterItsContextKeepsItsAttributesAndLosesItsLoadedRelationships() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let kept: Trip
+        do {
+            let context = ModelContext(container)
+            let trip = Trip(name: "Lapland", destination: "Inari", budget: 900)
+            context.insert(trip)
+            trip.bucketList = [BucketListItem(title: "Northern lights")]
+            trip.livingAccommodation = LivingAccommodation(name: "Cabin", address: "Lake road")
+            try context.save()
+            kept = trip
+        }
+        #expect(kept.modelContext == nil)
+        #expect(kept.name == "Lapland")
+        #expect(kept.budget == 900)
+        #expect(kept.bucketList.isEmpty)
+        #expect(kept.livingAccommodation == nil)
+        // The store still holds the links: a new context reads them.
+        let context = ModelContext(container)
+        let reread = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        #expect(reread.bucketList.map(\.title) == ["Northern lights"])
+        #expect(reread.livingAccommodation?.name == "Cabin")
+    }
+}
