@@ -137,32 +137,27 @@ extension ModelContext {
             }
             return existing
         }
-        var values: [Any] = []
-        values.reserveCapacity(entity.storedProperties.count)
-        for property in entity.storedProperties {
+        // The row's values go straight into the new backing data's slots.
+        let slots = try ModelSlots(count: entity.storedProperties.count) { index -> Any in
+            let property = entity.storedProperties[index]
             if let info = property.relationshipInfo {
-                if case .foreignKey = info.storage, let range = layout.columnRangeByProperty[property.index] {
-                    var target: PersistentIdentifier?
-                    if case .integer(let key) = row.values[range.lowerBound] {
-                        let targetStore = try container.store(for: info.destination)
-                        target = targetStore.identifier(entityName: info.destination.name, primaryKey: key)
-                    }
-                    values.append(ModelStorage.ToOneFault(target: target))
-                } else {
-                    values.append(ModelStorage.UnloadedRelationship())
+                guard case .foreignKey = info.storage, let range = layout.columnRangeByProperty[index] else {
+                    return ModelStorage.UnloadedRelationship()
                 }
-            } else if let range = layout.columnRangeByProperty[property.index] {
-                guard row.loadedProperties?.contains(property.index) ?? true else {
-                    values.append(ModelStorage.NotFetched())
-                    continue
+                guard case .integer(let key) = row.values[range.lowerBound] else {
+                    return ModelStorage.ToOneFault(target: nil)
                 }
-                values.append(try decode(row.values[range], property: property, entity: entity))
-            } else {
-                values.append(
-                    property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset()))
+                let targetStore = try container.store(for: info.destination)
+                return ModelStorage.ToOneFault(
+                    target: targetStore.identifier(entityName: info.destination.name, primaryKey: key))
             }
+            guard let range = layout.columnRangeByProperty[index] else {
+                return property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset())
+            }
+            guard row.loadedProperties?.contains(index) ?? true else { return ModelStorage.NotFetched() }
+            return try decode(row.values[range], property: property, entity: entity)
         }
-        let (model, storage) = entity.makeModel(identifier: identifier, values: values)
+        let (model, storage) = entity.makeModel(identifier: identifier, slots: slots)
         storage.context = self
         registered.insert(storage)
         // A row deleted without loading its model becomes an ordinary pending deletion once its model exists.

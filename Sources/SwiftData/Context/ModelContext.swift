@@ -180,10 +180,11 @@ public final class ModelContext {
         guard let entity = container.schema.entitiesByName[persistentModelID.entityName] else {
             preconditionFailure("\(persistentModelID) belongs to no entity of this context's container")
         }
-        let values = entity.storedProperties.map {
-            $0.defaultValue ?? ($0.isOptional ? $0.noneValue : ModelStorage.Unset())
+        let slots = ModelSlots(count: entity.storedProperties.count) {
+            let property = entity.storedProperties[$0]
+            return property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset())
         }
-        let (model, storage) = entity.makeModel(identifier: persistentModelID, values: values)
+        let (model, storage) = entity.makeModel(identifier: persistentModelID, slots: slots)
         storage.context = self
         storage.isDeleted = true
         return model

@@ -14,6 +14,25 @@ struct ModelSlots {
     /// No slots yet.
     init() {}
 
+    /// `count` slots, each initialized with the value `value(index)` gives, in order. Nothing is left allocated
+    /// when `value` throws.
+    init(count: Int, _ value: (Int) throws -> Any) rethrows {
+        let base = UnsafeMutablePointer<Any>.allocate(capacity: count)
+        var initialized = 0
+        do {
+            while initialized < count {
+                (base + initialized).initialize(to: try value(initialized))
+                initialized += 1
+            }
+        } catch {
+            base.deinitialize(count: initialized)
+            base.deallocate()
+            throw error
+        }
+        self.base = base
+        self.count = count
+    }
+
     var isEmpty: Bool { count == 0 }
 
     subscript(index: Int) -> Any {
@@ -38,15 +57,6 @@ struct ModelSlots {
         (grown + count).initialize(repeating: filler, count: total - count)
         base = grown
         count = total
-    }
-
-    /// Replaces every slot with the given values.
-    mutating func replace(with values: [Any]) {
-        release()
-        let fresh = UnsafeMutablePointer<Any>.allocate(capacity: values.count)
-        _ = UnsafeMutableBufferPointer(start: fresh, count: values.count).initialize(from: values)
-        base = fresh
-        count = values.count
     }
 
     /// Sets each slot to the value of the same slot of `other`, which has as many.

@@ -80,10 +80,11 @@ class ModelStorage {
     /// The model class this backing data is typed by: the root of the model's class hierarchy.
     var backingModelType: ObjectIdentifier { preconditionFailure("ModelStorage is used through DefaultBackingData") }
 
-    /// Takes the values of a fetched row, once the model's initializer has run.
-    final func becomeFetched(_ values: [Any]) {
+    /// Takes the slots of a fetched row, and their ownership, once the model's initializer has run.
+    final func becomeFetched(_ slots: ModelSlots) {
         isAwaitingRow = false
-        self.values.replace(with: values)
+        values.release()
+        values = slots
         isSaved = true
     }
 

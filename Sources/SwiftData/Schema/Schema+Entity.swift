@@ -70,7 +70,7 @@ extension Schema {
         private let slotsByKeyPathObject = PublishedSnapshot<ObjectIdentifier, Int>()
         private let knownKeyPaths = Locked<[AnyKeyPath]>([])
         let indexByName: [String: Int]
-        private let modelFactory: (Entity, PersistentIdentifier, [Any]) -> (any PersistentModel, ModelStorage)
+        private let modelFactory: (Entity, PersistentIdentifier, ModelSlots) -> (any PersistentModel, ModelStorage)
 
         init<Model: PersistentModel>(modelType: Model.Type) {
             self.modelType = modelType
@@ -98,19 +98,19 @@ extension Schema {
         /// Makes models of an entity: the backing data is typed by the root model class, and the root's
         /// `init(backingData:)` dispatches to the entity's class (a subclass overrides it).
         private static func factory<Root: PersistentModel>(root: Root.Type)
-            -> (Entity, PersistentIdentifier, [Any]) -> (any PersistentModel, ModelStorage)
+            -> (Entity, PersistentIdentifier, ModelSlots) -> (any PersistentModel, ModelStorage)
         {
             // Resolved here, once: inside the closure, which is not specialized, naming the generic class looked up
             // its metadata on every call.
             let backingDataType = DefaultBackingData<Root>.self
-            return { entity, identifier, values in
+            return { entity, identifier, slots in
                 // The backing data ignores the declared default values the initializer stores through it; the
                 // row's values fill it once the initializer returns.
                 let storage = backingDataType.init(entity: entity, identifier: identifier)
                 // The class of most rows is the root itself, told without a dynamic cast.
                 let concrete = entity.modelType == Root.self ? Root.self : entity.modelType as? Root.Type ?? Root.self
                 let model = BackingDataHandoff.offering(storage) { concrete.init(backingData: storage) }
-                storage.becomeFetched(values)
+                storage.becomeFetched(slots)
                 storage.bind(model)
                 return (model, storage)
             }
@@ -138,8 +138,9 @@ extension Schema {
         var relationshipIssues: [String] = []
 
         /// Creates a model of this entity around stored values.
-        func makeModel(identifier: PersistentIdentifier, values: [Any]) -> (any PersistentModel, ModelStorage) {
-            modelFactory(self, identifier, values)
+        /// A model of this entity with the given identifier; its backing data takes ownership of `slots`.
+        func makeModel(identifier: PersistentIdentifier, slots: ModelSlots) -> (any PersistentModel, ModelStorage) {
+            modelFactory(self, identifier, slots)
         }
 
         /// The entity for a model type, built once per process.

@@ -23,8 +23,8 @@ import Testing
         slots.grow(to: 1, filling: 9)
         #expect(slots.count == 4)
 
-        var other = ModelSlots()
-        other.replace(with: ["a", 2, 3.5, true])
+        let initial: [Any] = ["a", 2, 3.5, true]
+        var other = ModelSlots(count: 4) { initial[$0] }
         slots.assign(from: other)
         #expect(slots[0] as? String == "a")
         #expect(slots[2] as? Double == 3.5)
@@ -35,7 +35,7 @@ import Testing
         #expect(slots.isEmpty)
     }
 
-    @Test func releasingAndReplacingSlotsReleasesTheirValues() {
+    @Test func replacingAndReleasingSlotsReleasesTheirValues() {
         weak var first: Tracked?
         weak var second: Tracked?
         var slots = ModelSlots()
@@ -44,14 +44,31 @@ import Testing
             let b = Tracked()
             first = a
             second = b
-            slots.replace(with: [a, 1])
+            let initial: [Any] = [a, 1]
+            slots = ModelSlots(count: 2) { initial[$0] }
             slots[1] = b
         }
         #expect(first != nil && second != nil)
         slots[0] = 0
         #expect(first == nil)
-        slots.replace(with: [])
-        #expect(second == nil)
         slots.release()
+        #expect(second == nil)
+        #expect(slots.isEmpty)
+    }
+
+    /// Thrown while the slots are made.
+    private struct Failure: Error {}
+
+    @Test func slotsWhoseValueFailsReleaseTheValuesMadeBefore() {
+        weak var made: Tracked?
+        #expect(throws: Failure.self) {
+            _ = try ModelSlots(count: 3) { index -> Any in
+                guard index < 2 else { throw Failure() }
+                let value = Tracked()
+                made = value
+                return value
+            }
+        }
+        #expect(made == nil)
     }
 }
