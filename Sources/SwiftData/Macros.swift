@@ -29,7 +29,8 @@ public macro Model() = #externalMacro(module: "SwiftDataMacrosPlugin", type: "Mo
 /// The accessors `@Model` gives each persisted stored property. `@Model` applies it; don't write it yourself.
 @attached(accessor, names: named(init), named(get), named(set))
 @attached(peer, names: prefixed(_))
-public macro _PersistedProperty() = #externalMacro(module: "SwiftDataMacrosPlugin", type: "PersistedPropertyMacro")
+public macro _PersistedProperty(slot: Int = -1) =
+    #externalMacro(module: "SwiftDataMacrosPlugin", type: "PersistedPropertyMacro")
 
 /// Specifies the custom behavior that SwiftData applies to the annotated property when managing the owning class.
 ///

@@ -226,9 +226,10 @@ extension ModelMacro: MemberAttributeMacro {
         providingAttributesFor member: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
-        guard declaration.is(ClassDeclSyntax.self), let variable = member.as(VariableDeclSyntax.self),
+        guard let classDecl = declaration.as(ClassDeclSyntax.self), let variable = member.as(VariableDeclSyntax.self),
             variable.isPersistedByModel, let name = variable.singleIdentifier
         else { return [] }
+        let attribute = persistedPropertyAttribute(for: name, in: classDecl)
         if variable.isLet {
             let fixedSpecifier = variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))
             context.diagnose(
@@ -249,7 +250,7 @@ extension ModelMacro: MemberAttributeMacro {
                     Diagnostic(node: binding, message: MacroDiagnostic.missingTypeAnnotation(property: name)))
                 return []
             }
-            return ["@_PersistedProperty"]
+            return [attribute]
         }
         if type.unsupportedPersistenceReason {
             context.diagnose(
@@ -267,7 +268,19 @@ extension ModelMacro: MemberAttributeMacro {
                 )
             )
         }
-        return ["@_PersistedProperty"]
+        return [attribute]
+    }
+
+    /// `@_PersistedProperty`, with the property's slot for a class without a `@Model` superclass: its position
+    /// among the persisted properties, the order the schema metadata lists them in. A subclass's properties come
+    /// after its superclass's, at positions the subclass cannot see.
+    private static func persistedPropertyAttribute(for name: String, in classDecl: ClassDeclSyntax) -> AttributeSyntax {
+        let names = classDecl.memberBlock.members
+            .compactMap { $0.decl.as(VariableDeclSyntax.self) }
+            .filter(\.isPersistedByModel)
+            .map(\.singleIdentifier)
+        guard !classDecl.isModelSubclass, let slot = names.firstIndex(of: name) else { return "@_PersistedProperty" }
+        return "@_PersistedProperty(slot: \(raw: slot))"
     }
 }
 

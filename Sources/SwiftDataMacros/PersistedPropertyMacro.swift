@@ -54,13 +54,12 @@ extension PersistedPropertyMacro: AccessorMacro {
         // Attributes stored through a value transformer may hold values that are not Codable.
         let isTransformable =
             variable.attribute(named: "Attribute")?.arguments?.trimmedDescription.contains("transformable") ?? false
+        if !isTransformable, let slot = slot(in: node) {
+            return slotAccessors(name: name, slot: slot, keyPath: keyPath(of: name, in: context))
+        }
         let get = isTransformable ? "getTransformableValue" : "getValue"
         let set = isTransformable ? "setTransformableValue" : "setValue"
-        // One key path serves Observation and the backing data: each literal costs a run-time lookup per access.
-        let keyPath =
-            context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first.map {
-                "\\\($0.name.trimmedDescription).\(name)"
-            } ?? "\\.\(name)"
+        let keyPath = keyPath(of: name, in: context)
         return [
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
@@ -81,6 +80,54 @@ extension PersistedPropertyMacro: AccessorMacro {
                 let keyPath = \(raw: keyPath)
                 _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
                     self.\(raw: set)(forKey: keyPath, to: newValue)
+                }
+            }
+            """,
+        ]
+    }
+}
+
+extension PersistedPropertyMacro {
+    /// The `slot:` argument `@Model` gives the attribute, if any.
+    static func slot(in node: AttributeSyntax) -> Int? {
+        guard case .argumentList(let arguments) = node.arguments,
+            let argument = arguments.first(where: { $0.label?.text == "slot" }),
+            let literal = argument.expression.as(IntegerLiteralExprSyntax.self),
+            let slot = Int(literal.literal.text), slot >= 0
+        else { return nil }
+        return slot
+    }
+
+    /// The key path literal of a property; one serves Observation and the backing data, since each literal costs
+    /// a run-time lookup per access.
+    static func keyPath(of name: String, in context: some MacroExpansionContext) -> String {
+        context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first.map {
+            "\\\($0.name.trimmedDescription).\(name)"
+        } ?? "\\.\(name)"
+    }
+
+    /// Accessors that pass the property's slot, so that SwiftData's backing data needs no search for it.
+    static func slotAccessors(name: String, slot: Int, keyPath: String) -> [AccessorDeclSyntax] {
+        [
+            """
+            @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
+            init(initialValue) {
+                SwiftData._setInitialValue(of: _$backingData, slot: \(raw: slot), forKey: \\.\(raw: name), to: initialValue)
+                _\(raw: name) = _SwiftDataNoType()
+            }
+            """,
+            """
+            get {
+                let keyPath = \(raw: keyPath)
+                _$observationRegistrar.access(self, keyPath: keyPath)
+                return self._getValue(forKey: keyPath, slot: \(raw: slot))
+            }
+            """,
+            """
+            set {
+                let keyPath = \(raw: keyPath)
+                _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                    self._setValue(forKey: keyPath, slot: \(raw: slot), to: newValue)
                 }
             }
             """,

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @Suite struct ModelMacroTests {
@@ -21,18 +22,18 @@ import Testing
                     var title: String {
                         @storageRestrictions(accesses: _$backingData, initializes: _title)
                         init(initialValue) {
-                            _$backingData.setValue(forKey: \.title, to: initialValue)
+                            SwiftData._setInitialValue(of: _$backingData, slot: 0, forKey: \.title, to: initialValue)
                             _title = _SwiftDataNoType()
                         }
                         get {
                             let keyPath = \Note.title
                             _$observationRegistrar.access(self, keyPath: keyPath)
-                            return self.getValue(forKey: keyPath)
+                            return self._getValue(forKey: keyPath, slot: 0)
                         }
                         set {
                             let keyPath = \Note.title
                             _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
-                                self.setValue(forKey: keyPath, to: newValue)
+                                self._setValue(forKey: keyPath, slot: 0, to: newValue)
                             }
                         }
                     }
@@ -40,18 +41,18 @@ import Testing
                     var pinned: Bool {
                         @storageRestrictions(accesses: _$backingData, initializes: _pinned)
                         init(initialValue) {
-                            _$backingData.setValue(forKey: \.pinned, to: initialValue)
+                            SwiftData._setInitialValue(of: _$backingData, slot: 1, forKey: \.pinned, to: initialValue)
                             _pinned = _SwiftDataNoType()
                         }
                         get {
                             let keyPath = \Note.pinned
                             _$observationRegistrar.access(self, keyPath: keyPath)
-                            return self.getValue(forKey: keyPath)
+                            return self._getValue(forKey: keyPath, slot: 1)
                         }
                         set {
                             let keyPath = \Note.pinned
                             _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
-                                self.setValue(forKey: keyPath, to: newValue)
+                                self._setValue(forKey: keyPath, slot: 1, to: newValue)
                             }
                         }
                     }
@@ -139,6 +140,46 @@ import Testing
             source,
             diagnostics: ["@Model: '@Model' can only be applied to a class; '\(kind)' is not supported"]
         )
+    }
+
+    /// The slot `@Model` passes is the property's position among the persisted properties: transient and computed
+    /// ones do not count. Subclasses pass none, since their properties follow their superclass's.
+    @Test func rootClassAccessorsPassTheirSlotAndSubclassAccessorsDoNot() {
+        let root = expandedText(
+            of: """
+                @Model
+                class Trip {
+                    var name: String
+                    @Transient var draft: String = ""
+                    var nights: Int { days - 1 }
+                    var days: Int
+                    init(name: String, days: Int) {
+                        self.name = name
+                        self.days = days
+                    }
+                }
+                """
+        )
+        #expect(root.contains("_setInitialValue(of: _$backingData, slot: 0, forKey: \\.name"))
+        #expect(root.contains("_setInitialValue(of: _$backingData, slot: 1, forKey: \\.days"))
+        #expect(root.components(separatedBy: "slot: 1)").count == 2)
+        #expect(!root.contains("slot: 2"))
+
+        let subclass = expandedText(
+            of: """
+                @available(macOS 26, *)
+                @Model
+                class BusinessTrip: Trip {
+                    var company: String
+                    init(company: String) {
+                        self.company = company
+                        super.init(name: "", days: 1)
+                    }
+                }
+                """
+        )
+        #expect(!subclass.contains("slot:"))
+        #expect(subclass.contains("SwiftData._subclassValue(_$backingData"))
     }
 
     @Test func rejectsUnsupportedStoredTypes() {

@@ -1,3 +1,4 @@
+import SwiftData
 import Foundation
 
 // swiftdata-bench [--quick] [--json FILE] [--check]
@@ -60,5 +61,22 @@ if check {
         print("check: regressions:\n" + regressions.joined(separator: "\n"))
         removeScratchFiles()
         exit(1)
+    }
+}
+@inline(never) func bumpAll(_ items: [BenchItem]) {
+    for item in items { item.value += 1 }
+}
+@inline(never) func saveAll(_ context: ModelContext) throws { try context.save() }
+if arguments.contains("--set-cost") {
+    let directory = scratchDirectory()
+    let container = try ModelContainer(for: BenchItem.self, configurations: ModelConfiguration(url: directory.appendingPathComponent("t.store")))
+    let writer = ModelContext(container)
+    for number in 0..<5_000 { writer.insert(BenchItem(number: number)) }
+    try writer.save()
+    for _ in 0..<2 {
+        let context = ModelContext(container)
+        let items = try context.fetch(FetchDescriptor<BenchItem>())
+        bumpAll(items)
+        try saveAll(context)
     }
 }

@@ -23,15 +23,8 @@ var testedMacros: [String: any Macro.Type] {
     ]
 }
 
-/// Expands the macros in `source` and checks the expansion against a golden text and the diagnostics against
-/// `"<node text>: message"` strings. The expansion must parse without errors. With `SWIFTDATA_RECORD=1` the
-/// actual expansion is written to `<test>.expected` beside the test file for review; nothing is rewritten.
-func assertExpansion(
-    _ source: String,
-    expands expected: String? = nil,
-    diagnostics expectedDiagnostics: [String] = [],
-    sourceLocation: Testing.SourceLocation = #_sourceLocation
-) {
+/// The macros in `source` expanded, and the context that collected their diagnostics.
+func expansion(of source: String) -> (expanded: Syntax, context: BasicMacroExpansionContext) {
     let file = Parser.parse(source: source)
     let folded = OperatorTable.standardOperators.foldAll(file) { _ in }.as(SourceFileSyntax.self)!
     let context = BasicMacroExpansionContext(sourceFiles: [
@@ -44,6 +37,24 @@ func assertExpansion(
         },
         indentationWidth: .spaces(4)
     )
+    return (Syntax(expanded), context)
+}
+
+/// The text of `source` with its macros expanded.
+func expandedText(of source: String) -> String {
+    expansion(of: source).expanded.description
+}
+
+/// Expands the macros in `source` and checks the expansion against a golden text and the diagnostics against
+/// `"<node text>: message"` strings. The expansion must parse without errors. With `SWIFTDATA_RECORD=1` the
+/// actual expansion is written to `<test>.expected` beside the test file for review; nothing is rewritten.
+func assertExpansion(
+    _ source: String,
+    expands expected: String? = nil,
+    diagnostics expectedDiagnostics: [String] = [],
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+    let (expanded, context) = expansion(of: source)
     let parseDiagnostics = ParseDiagnosticsGenerator.diagnostics(for: expanded)
     #expect(parseDiagnostics.isEmpty, "expansion does not parse: \(parseDiagnostics)", sourceLocation: sourceLocation)
 

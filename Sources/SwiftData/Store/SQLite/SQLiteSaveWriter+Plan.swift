@@ -20,7 +20,7 @@ extension SQLiteSaveWriter {
         /// The keys of the entity's table in this save, once it gave out one.
         var keys: GivenKeys?
         /// `UPDATE` statements of one property's columns, by property index, prepared when first needed.
-        private var updateStatements: [Int: SQLiteStatement] = [:]
+        private var updateStatements: [SQLiteStatement?] = []
         private var updateAllStatement: SQLiteStatement?
 
         init(
@@ -41,9 +41,12 @@ extension SQLiteSaveWriter {
 
         /// The statement that updates one property's columns, or nil when the property has none.
         func updateStatement(forProperty index: Int, on connection: SQLiteConnection) throws -> SQLiteStatement? {
-            if let cached = updateStatements[index] { return cached }
+            if index < updateStatements.count, let cached = updateStatements[index] { return cached }
             guard let sql = layout.updateSQLByProperty[index] else { return nil }
             let statement = try connection.statement(sql)
+            if index >= updateStatements.count {
+                updateStatements += repeatElement(nil, count: index + 1 - updateStatements.count)
+            }
             updateStatements[index] = statement
             return statement
         }

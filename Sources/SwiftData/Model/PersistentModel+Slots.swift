@@ -1,0 +1,116 @@
+// The accessors `@Model` writes for a class without a `@Model` superclass pass each property's slot: its position
+// among the class's persisted properties, which is also its index in the entity, since the schema metadata lists
+// them in the same order and subclasses only add properties after them. With SwiftData's backing data the slot
+// is used directly; finding it from the key path was a search on every access. Other backing data is used through
+// `getValue(forKey:)` and `setValue(forKey:to:)`. Debug builds check each slot against the key path.
+
+extension PersistentModel {
+    /// `getValue(forKey:)`, for `@Model`'s accessors, which know the property's slot.
+    public func _getValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int) -> Value where Value: Decodable {
+        guard let storage = modelStorage(of: persistentBackingData, slot: slot, key: key) else {
+            return getValue(forKey: key)
+        }
+        return storage.value(at: slot, as: Value.self)
+    }
+
+    /// `getValue(forKey:)` for a to-one relationship that is not optional.
+    public func _getValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int) -> Value where Value: PersistentModel {
+        getValue(forKey: key)
+    }
+
+    /// `getValue(forKey:)` for an optional to-one relationship.
+    public func _getValue<Value>(forKey key: KeyPath<Self, Value?>, slot: Int) -> Value? where Value: PersistentModel {
+        getValue(forKey: key)
+    }
+
+    /// `getValue(forKey:)` for a to-many relationship.
+    public func _getValue<Value, OtherModel>(forKey key: KeyPath<Self, Value>, slot: Int) -> Value
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        getValue(forKey: key)
+    }
+
+    /// `setValue(forKey:to:)`, for `@Model`'s accessors, which know the property's slot.
+    public func _setValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int, to newValue: Value)
+    where Value: Encodable {
+        guard let storage = modelStorage(of: persistentBackingData, slot: slot, key: key) else {
+            return setValue(forKey: key, to: newValue)
+        }
+        storage.setAttribute(at: slot, to: newValue)
+    }
+
+    /// `setValue(forKey:to:)` for a to-one relationship that is not optional.
+    public func _setValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int, to newValue: Value)
+    where Value: PersistentModel {
+        setValue(forKey: key, to: newValue)
+    }
+
+    /// `setValue(forKey:to:)` for an optional to-one relationship.
+    public func _setValue<Value>(forKey key: KeyPath<Self, Value?>, slot: Int, to newValue: Value?)
+    where Value: PersistentModel {
+        setValue(forKey: key, to: newValue)
+    }
+
+    /// `setValue(forKey:to:)` for a to-many relationship.
+    public func _setValue<Value, OtherModel>(forKey key: KeyPath<Self, Value>, slot: Int, to newValue: Value)
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        setValue(forKey: key, to: newValue)
+    }
+}
+
+/// `backingData.setValue(forKey:to:)` for the initial value of an attribute, which `@Model`'s `init` accessors
+/// store before the model exists.
+public func _setInitialValue<Model: PersistentModel, Value: Encodable>(
+    of backingData: any BackingData<Model>,
+    slot: Int,
+    forKey key: KeyPath<Model, Value>,
+    to newValue: Value
+) {
+    guard let storage = modelStorage(of: backingData, slot: slot, key: key) else {
+        return backingData.setValue(forKey: key, to: newValue)
+    }
+    storage.setAttribute(at: slot, to: newValue)
+}
+
+/// `backingData.setValue(forKey:to:)` for the initial value of a to-one relationship that is not optional.
+public func _setInitialValue<Model: PersistentModel, Value: PersistentModel>(
+    of backingData: any BackingData<Model>,
+    slot: Int,
+    forKey key: KeyPath<Model, Value>,
+    to newValue: Value
+) {
+    backingData.setValue(forKey: key, to: newValue)
+}
+
+/// `backingData.setValue(forKey:to:)` for the initial value of an optional to-one relationship.
+public func _setInitialValue<Model: PersistentModel, Value: PersistentModel>(
+    of backingData: any BackingData<Model>,
+    slot: Int,
+    forKey key: KeyPath<Model, Value?>,
+    to newValue: Value?
+) {
+    backingData.setValue(forKey: key, to: newValue)
+}
+
+/// `backingData.setValue(forKey:to:)` for the initial value of a to-many relationship.
+public func _setInitialValue<Model: PersistentModel, Value, OtherModel>(
+    of backingData: any BackingData<Model>,
+    slot: Int,
+    forKey key: KeyPath<Model, Value>,
+    to newValue: Value
+) where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+    backingData.setValue(forKey: key, to: newValue)
+}
+
+/// SwiftData's backing data behind `backingData`, or nil for backing data of another kind. Debug builds check that
+/// `slot` is the slot of `key`.
+@inline(__always)
+private func modelStorage<Model: PersistentModel, Value>(
+    of backingData: any BackingData<Model>,
+    slot: Int,
+    key: KeyPath<Model, Value>
+) -> ModelStorage? {
+    guard let object = backingData._swiftDataStorage else { return nil }
+    let storage = unsafeDowncast(object, to: ModelStorage.self)
+    assert(slot == storage.entity.index(of: key), "\(key) is not in slot \(slot) of \(storage.entity.name)")
+    return storage
+}
