@@ -199,6 +199,7 @@ extension ModelContext {
         inserted = OrderedModels()
         changed = OrderedModels()
         deleted = OrderedModels()
+        savedValues = []
         batchDeletions.removeAll()
 
         container.broadcaster.broadcast(from: inbox) {

@@ -18,6 +18,10 @@ public final class ModelContext {
     public var author: String?
     /// The undo manager that records this context's inserts, deletions and changes, or nil for none.
     public var undoManager: UndoManager?
+    /// The value each changed slot of a saved model held when it was last saved or fetched, recorded when the slot
+    /// first changes; `rollback()` puts them back. Kept here rather than with each model: a list per model cost an
+    /// allocation on every model's first change.
+    var savedValues: [(storage: ModelStorage, slot: Int, value: Any)] = []
     /// The error of the last automatic save, or nil when it succeeded. An addition to Apple's API: autosave
     /// failures have nowhere else to go.
     public internal(set) var lastAutosaveError: (any Error)?
@@ -129,6 +133,9 @@ public final class ModelContext {
             registered.removeValue(forKey: storage.identifier)
             storage.context = nil
         }
+        // Observers of each restored property are told, as for any other change.
+        for (storage, slot, value) in savedValues { storage.setObserved(slot, value) }
+        savedValues = []
         for model in changed.models + deleted.models { model.storage.revert() }
         inserted = OrderedModels()
         changed = OrderedModels()

@@ -31,10 +31,6 @@ class ModelStorage {
     final unowned(unsafe) var model: (any PersistentModel)?
     /// True once the model's values were saved or fetched: it has a stored row.
     @exclusivity(unchecked) final var isSaved = false
-    /// The values that changed slots held when the model was last saved or fetched, in the order the slots first
-    /// changed; `revert()` puts them back. Only changed slots are kept: a copy of every slot made the first change
-    /// of a fetched model copy its whole array, and the save free the old one.
-    @exclusivity(unchecked) final var savedValues: [(slot: Int, value: Any)] = []
     /// Slots changed since the last save.
     @exclusivity(unchecked) final var changedSlots = SlotSet()
     @exclusivity(unchecked) final var isDeleted = false
@@ -224,11 +220,12 @@ class ModelStorage {
         updateInverse(of: index, from: oldValue, to: normalized)
     }
 
-    /// Keeps the saved value of a slot that is about to change for the first time since the last save.
+    /// Gives the context the saved value of a slot that is about to change for the first time since the last
+    /// save, for a rollback.
     @inline(__always)
     final func keepSavedValue(at index: Int) {
-        guard isSaved, !changedSlots.contains(index) else { return }
-        savedValues.append((index, values[index]))
+        guard isSaved, !changedSlots.contains(index), let context else { return }
+        context.savedValues.append((self, index, values[index]))
     }
 
     /// Records that a slot changed; `keepSavedValue(at:)` must have run before the change.
@@ -333,10 +330,8 @@ class ModelStorage {
     // MARK: - Outliving the Context
 
     /// Turns the relationships this model has loaded back into faults, when its context is released: related
-    /// models refer to each other, and would otherwise keep each other alive once nothing else does. The kept
-    /// values of a rollback go too; without a context there is nothing to roll back.
+    /// models refer to each other, and would otherwise keep each other alive once nothing else does.
     final func unloadRelationships() {
-        savedValues = []
         for property in entity.storedProperties where property.isRelationship && property.index < values.count {
             let current = values[property.index]
             let slotType = type(of: current)
@@ -357,14 +352,11 @@ class ModelStorage {
     /// Marks the current values as saved.
     final func commit() {
         isSaved = true
-        if !savedValues.isEmpty { savedValues = [] }
         changedSlots = []
     }
 
-    /// Restores the values as last saved, telling the observers of each property that changes back.
+    /// Marks the model as it was last saved, once its context has put back the saved values of its changed slots.
     final func revert() {
-        for (slot, value) in savedValues { setObserved(slot, value) }
-        savedValues = []
         changedSlots = []
         isDeleted = false
     }
