@@ -218,7 +218,8 @@ public final class ModelContext {
         storage.context = self
         storage.isDeleted = false
         if !storage.isSaved {
-            inserted.append(model)
+            // It was in no context until now, so not in this context's list either.
+            inserted.appendNew(model)
             undoManager?.registerUndo(withTarget: self) { context in context.delete(model) }
             scheduleAutosave()
         } else if !storage.changedSlots.isEmpty {
@@ -235,7 +236,8 @@ public final class ModelContext {
 
     /// Called by a saved model's storage on its first change since the last save.
     func noteChanged(_ storage: ModelStorage) {
-        guard let model = storage.model, !inserted.contains(model) else { return }
+        // Only saved models note changes, and the inserted list holds unsaved ones alone.
+        guard let model = storage.model else { return }
         // The first change of a saved model since its last save or rollback: it is not in the list yet.
         changed.appendNew(model)
         scheduleAutosave()
