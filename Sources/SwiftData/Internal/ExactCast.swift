@@ -23,3 +23,11 @@ func exactCast<T: PersistentModel>(_ model: any PersistentModel, to type: T.Type
     if Swift.type(of: model) == T.self { return unsafeDowncast(model, to: T.self) }
     return model as! T
 }
+
+/// The type `value` holds, read from the existential itself: `type(of:)` on an `Any` asks the run time for the
+/// dynamic type, which costs as much again, and slot markers are structs, whose static and dynamic types agree.
+@inline(__always)
+func heldType(of value: Any) -> Any.Type {
+    func open<Contained>(_: Contained) -> Any.Type { Contained.self }
+    return _openExistential(value, do: open)
+}

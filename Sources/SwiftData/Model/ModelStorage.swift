@@ -128,7 +128,7 @@ class ModelStorage {
         let current = values[index]
         // The common case, a loaded value, is told apart from the markers by comparing metadata pointers, which
         // costs far less than a dynamic cast per marker.
-        let slotType = type(of: current)
+        let slotType = heldType(of: current)
         guard
             slotType == ToOneFault.self || slotType == UnloadedRelationship.self || slotType == Unset.self
                 || slotType == NotFetched.self
@@ -334,7 +334,7 @@ class ModelStorage {
     final func unloadRelationships() {
         for property in entity.storedProperties where property.isRelationship && property.index < values.count {
             let current = values[property.index]
-            let slotType = type(of: current)
+            let slotType = heldType(of: current)
             guard slotType != ToOneFault.self, slotType != UnloadedRelationship.self, slotType != Unset.self else {
                 continue
             }

@@ -282,7 +282,7 @@ struct SQLiteSaveWriter {
             return
         }
         let codec = property.codec!
-        if type(of: value) == ModelStorage.Unset.self {
+        if heldType(of: value) == ModelStorage.Unset.self {
             if property.isOptional {
                 try values.append(contentsOf: repeatElement(.null, count: codec.columnShapes.count))
                 return
