@@ -49,15 +49,22 @@ struct ModelRegistry {
         if let position = position(of: identifier) { remove(at: position) }
     }
 
-    /// Removes backing data that is being released.
+    /// Removes backing data that is being released. The probe compares backing data by identity: it is the one
+    /// registered, and comparing identifiers on the way cost more than the probe.
     mutating func remove(_ storage: ModelStorage) {
         guard storage.isRegistered else { return }
-        if let position = position(of: storage.identifier), slots[position].storage!.takeUnretainedValue() === storage {
-            remove(at: position)
-        } else if let position = slots.firstIndex(where: { $0.storage?.takeUnretainedValue() === storage }) {
-            // Its identifier changed after it was registered (`BackingData.persistentModelID` is settable).
-            remove(at: position)
+        let wanted = Unmanaged.passUnretained(storage).toOpaque()
+        let mask = slots.count - 1
+        var position = home(of: Self.hash(of: storage.identifier))
+        while let occupant = slots[position].storage {
+            if occupant.toOpaque() == wanted {
+                remove(at: position)
+                return
+            }
+            position = (position + 1) & mask
         }
+        // Its identifier changed after it was registered (`BackingData.persistentModelID` is settable).
+        if let position = slots.firstIndex(where: { $0.storage?.toOpaque() == wanted }) { remove(at: position) }
     }
 
     /// The registered backing data, retained, for work on every registered model.
