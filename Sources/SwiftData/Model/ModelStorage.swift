@@ -29,16 +29,18 @@ class ModelStorage {
     /// exactly as long as the model (see `ModelRegistry`), and a weak reference would give every model a side
     /// table.
     final unowned(unsafe) var model: (any PersistentModel)?
-    /// True once the model's values were saved or fetched: it has a stored row.
-    @exclusivity(unchecked) final var isSaved = false
     /// Slots changed since the last save.
     @exclusivity(unchecked) final var changedSlots = SlotSet()
-    @exclusivity(unchecked) final var isDeleted = false
     /// Relationship slots assigned before the model object was known; their inverses are updated on `bind`.
     final var slotsAwaitingInverse: [Int] = []
     /// The fetch that read this model, and the model's position in it, for loading relationships in batches.
     final var fetchGroup: FetchGroup?
     final var fetchGroupIndex = 0
+    // The flags come last, together: stored properties are laid out in declaration order, and a flag between two
+    // eight-byte properties takes eight bytes.
+    /// True once the model's values were saved or fetched: it has a stored row.
+    @exclusivity(unchecked) final var isSaved = false
+    @exclusivity(unchecked) final var isDeleted = false
     /// True while the context's registry holds this backing data.
     final var isRegistered = false
     /// True while the model's initializer runs for a fetched row: the initializer stores the class's declared
