@@ -15,7 +15,7 @@ public func _subclassValue<Model, Root, Value>(_ backing: any BackingData<Model>
     -> Value
 {
     let storage = ModelStorage.of(backing)
-    return exactCast(storage.value(at: storage.index(ofSubclassKeyPath: key, root: Root.self)), to: Value.self)
+    return storage.value(at: storage.index(ofSubclassKeyPath: key, root: Root.self), as: Value.self)
 }
 
 /// Sets a `@Model` subclass's property.
