@@ -205,11 +205,10 @@ struct SQLiteSaveWriter {
     private func delete(_ keys: [Int64], of entity: Schema.Entity) throws {
         try noteReplacedExternalFiles(of: entity, keys: keys, slots: nil)
         try SpotlightIndex(entity: entity)?.remove(keys, connection: connection)
-        let keyList = ModelContext.keyList(keys)
-        let inKeys = "IN (SELECT value FROM json_each(?1))"
-        try connection.statement(
-            "DELETE FROM \(quoted(entity.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) \(inKeys)"
-        ).execute([keyList])
+        let keySet = SQLiteKeySet(keys)
+        try keySet.execute(connection) {
+            "DELETE FROM \(quoted(entity.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) \($0)"
+        }
         for other in store.entities {
             for property in other.storedProperties {
                 guard let info = property.relationshipInfo, info.destination.tableName == entity.tableName else {
@@ -219,12 +218,13 @@ struct SQLiteSaveWriter {
                 if info.inverse?.relationshipInfo?.declaration.deleteRule == .noAction { continue }
                 switch info.storage {
                 case .foreignKey(let column):
-                    try connection.statement(
-                        "UPDATE \(quoted(other.tableName)) SET \(quoted(column)) = NULL WHERE \(quoted(column)) \(inKeys)"
-                    ).execute([keyList])
+                    try keySet.execute(connection) {
+                        "UPDATE \(quoted(other.tableName)) SET \(quoted(column)) = NULL WHERE \(quoted(column)) \($0)"
+                    }
                 case .joinTable(let table, _, let targetColumn):
-                    try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(targetColumn)) \(inKeys)")
-                        .execute([keyList])
+                    try keySet.execute(connection) {
+                        "DELETE FROM \(quoted(table)) WHERE \(quoted(targetColumn)) \($0)"
+                    }
                 case .inverseForeignKey:
                     break
                 }
@@ -232,8 +232,7 @@ struct SQLiteSaveWriter {
         }
         for property in entity.storedProperties {
             guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage else { continue }
-            try connection.statement("DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) \(inKeys)")
-                .execute([keyList])
+            try keySet.execute(connection) { "DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) \($0)" }
         }
     }
 
