@@ -42,10 +42,8 @@ extension ModelContext {
             guard let entity = container.schema.entitiesByName[entityName],
                 let store = try? container.store(for: entity)
             else { continue }
-            let query = SQLQuery(
-                whereClause: "\(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT value FROM json_each(?1))",
-                bindings: [Self.keyList(keys)]
-            )
+            let condition = SQLiteKeySet(keys).condition(on: quoted(SQLiteTableLayout.primaryKey))
+            let query = SQLQuery(whereClause: condition.sql, bindings: condition.bindings)
             guard let rows = try? store.fetchRows(entity: entity, query: query) else { continue }
             for row in rows {
                 guard let model = try? materialize(row, entity: entity, store: store) else { continue }

@@ -53,7 +53,7 @@ extension ModelContext {
         let destination = info.destination!
         let destinationStore = try container.store(for: destination)
         let ownerStore = try container.store(for: ownerEntity)
-        let keyList = Self.keyList(ownerKeys)
+        let owners = SQLiteKeySet(ownerKeys)
         var groups: [Int64: [any PersistentModel]] = [:]
 
         switch info.storage {
@@ -61,29 +61,27 @@ extension ModelContext {
             let layout = destinationStore.layouts[destination.name]!
             guard let inverse = info.inverse, let position = layout.columnRangeByProperty[inverse.index]?.lowerBound
             else { return [:] }
+            let condition = owners.condition(on: quoted(column))
             let query = SQLQuery(
-                whereClause: "\(quoted(column)) IN (SELECT value FROM json_each(?1))",
-                bindings: [keyList],
-                orderBy: quoted(SQLiteTableLayout.primaryKey)
-            )
+                whereClause: condition.sql, bindings: condition.bindings, orderBy: quoted(SQLiteTableLayout.primaryKey))
             for row in try destinationStore.fetchRows(entity: destination, query: query) {
                 guard case .integer(let owner) = row.values[position] else { continue }
                 let model = try materialize(row, entity: destination, store: destinationStore)
                 if !model.storage.isDeleted { groups[owner, default: []].append(model) }
             }
         case .joinTable(let table, let ownerColumn, let targetColumn):
+            let condition = owners.condition(on: quoted(ownerColumn))
             let sql =
                 "SELECT \(quoted(ownerColumn)), \(quoted(targetColumn)) FROM \(quoted(table)) "
-                + "WHERE \(quoted(ownerColumn)) IN (SELECT value FROM json_each(?1)) "
-                + "ORDER BY \(quoted(ownerColumn)), \(quoted(targetColumn))"
-            let pairs = try ownerStore.keyPairs(sql, keyList, entityName: ownerEntity.name)
+                + "WHERE \(condition.sql) ORDER BY \(quoted(ownerColumn)), \(quoted(targetColumn))"
+            let pairs = try ownerStore.keyPairs(sql, condition.bindings, entityName: ownerEntity.name)
             try group(pairs, into: &groups, destination: destination)
         case .foreignKey(let column):
+            let condition = owners.condition(on: quoted(SQLiteTableLayout.primaryKey))
             let sql =
                 "SELECT \(quoted(SQLiteTableLayout.primaryKey)), \(quoted(column)) FROM \(quoted(ownerEntity.tableName)) "
-                + "WHERE \(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT value FROM json_each(?1)) "
-                + "AND \(quoted(column)) IS NOT NULL"
-            let pairs = try ownerStore.keyPairs(sql, keyList, entityName: ownerEntity.name)
+                + "WHERE \(condition.sql) AND \(quoted(column)) IS NOT NULL"
+            let pairs = try ownerStore.keyPairs(sql, condition.bindings, entityName: ownerEntity.name)
             try group(pairs, into: &groups, destination: destination)
         }
         return groups
@@ -123,10 +121,8 @@ extension ModelContext {
             if !storage.isDeleted, let model = storage.model { byKey[key] = model }
         }
         if !missing.isEmpty {
-            let query = SQLQuery(
-                whereClause: "\(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT value FROM json_each(?1))",
-                bindings: [Self.keyList(missing)]
-            )
+            let condition = SQLiteKeySet(missing).condition(on: quoted(SQLiteTableLayout.primaryKey))
+            let query = SQLQuery(whereClause: condition.sql, bindings: condition.bindings)
             for row in try store.fetchRows(entity: entity, query: query) {
                 // A row deleted without loading comes back as a deleted model.
                 let model = try materialize(row, entity: entity, store: store)
@@ -144,10 +140,10 @@ extension ModelContext {
 }
 
 extension SQLiteStore {
-    /// Pairs of integer columns returned by a query with one bound value.
-    func keyPairs(_ sql: String, _ value: SQLiteValue, entityName: String) throws -> [(Int64, Int64)] {
+    /// Pairs of integer columns returned by a query with the given bound values.
+    func keyPairs(_ sql: String, _ values: [SQLiteValue], entityName: String) throws -> [(Int64, Int64)] {
         try run(sql, entityName: entityName) { connection in
-            try connection.statement(sql).rows([value]).compactMap { row in
+            try connection.statement(sql).rows(values).compactMap { row in
                 guard case .integer(let first) = row[0], case .integer(let second) = row[1] else { return nil }
                 return (first, second)
             }

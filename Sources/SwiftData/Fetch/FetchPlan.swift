@@ -71,11 +71,12 @@ struct FetchPlan<T: PersistentModel> {
         }
         // Rows deleted without loading their models stay in the table until the save.
         if let deleted = context.batchDeletions.keys(of: entity) {
-            let filter =
-                "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.primaryKey)) NOT IN "
-                + "(SELECT value FROM json_each(?\(query.bindings.count + 1)))"
+            let condition = SQLiteKeySet(Array(deleted)).condition(
+                on: "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.primaryKey))",
+                firstParameter: query.bindings.count + 1)
+            let filter = "NOT (\(condition.sql))"
             query.whereClause = query.whereClause.map { "(\($0)) AND \(filter)" } ?? filter
-            query.bindings.append(ModelContext.keyList(Array(deleted)))
+            query.bindings += condition.bindings
         }
         return query
     }

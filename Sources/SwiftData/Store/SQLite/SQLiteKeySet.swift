@@ -1,10 +1,10 @@
-/// Primary keys a statement applies to, in the form that SQLite handles fastest.
+/// Keys a statement selects rows by, in the form that SQLite handles fastest.
 ///
-/// A save deletes rows by key. A list of keys is bound as JSON and matched with `IN (SELECT value FROM
-/// json_each(?1))`, which parses the list and builds a temporary index of it; deleting 50,000 rows that way took
-/// three times as long as a `DELETE` with a range condition. Keys that form a few runs of consecutive values (rows
-/// deleted by a predicate on an ordered attribute, or inserted together) are matched a run at a time with
-/// `BETWEEN ?1 AND ?2` instead.
+/// Saves delete rows by key, and relationship loads read rows by their owners' keys. A list of keys is bound as
+/// JSON and matched with `IN (SELECT value FROM json_each(?))`, which parses the list and builds a temporary index
+/// of it; deleting 50,000 rows that way took three times as long as a `DELETE` with a range condition. Keys that
+/// form a few runs of consecutive values (rows deleted by a predicate on an ordered attribute, models fetched or
+/// inserted together) are matched with `BETWEEN` instead.
 struct SQLiteKeySet {
     /// Runs of consecutive keys, ascending, or nil when there are too many to match one at a time.
     let runs: [ClosedRange<Int64>]?
@@ -33,6 +33,18 @@ struct SQLiteKeySet {
             self.runs = nil
             self.list = ModelContext.keyList(sorted)
         }
+    }
+
+    /// A condition that selects these keys from `column` in one statement, with its values, bound from
+    /// parameter `first` on.
+    func condition(on column: String, firstParameter first: Int = 1) -> (sql: String, bindings: [SQLiteValue]) {
+        guard let runs else {
+            return ("\(column) IN (SELECT value FROM json_each(?\(first)))", [list ?? .text("[]")])
+        }
+        guard !runs.isEmpty else { return ("0", []) }
+        let terms = runs.indices.map { "\(column) BETWEEN ?\(first + 2 * $0) AND ?\(first + 2 * $0 + 1)" }
+        let bindings = runs.flatMap { [SQLiteValue.integer($0.lowerBound), .integer($0.upperBound)] }
+        return ("(" + terms.joined(separator: " OR ") + ")", bindings)
     }
 
     /// Runs the statement `make` writes around a condition that selects these keys from a column (the text after
