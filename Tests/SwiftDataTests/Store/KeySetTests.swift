@@ -16,6 +16,19 @@ import Testing
         #expect(SQLiteKeySet([]).runs == [])
     }
 
+    @Test func conditionsNumberTheirParametersFromTheFirstOneGiven() {
+        let runs = SQLiteKeySet([1, 2, 3, 7]).condition(on: "k", firstParameter: 3)
+        #expect(runs.sql == "(k BETWEEN ?3 AND ?4 OR k BETWEEN ?5 AND ?6)")
+        #expect(runs.bindings == [.integer(1), .integer(3), .integer(7), .integer(7)])
+        let none = SQLiteKeySet([]).condition(on: "k")
+        #expect(none.sql == "0")
+        #expect(none.bindings.isEmpty)
+        let list = SQLiteKeySet(Array(stride(from: Int64(1), through: 100, by: 3))).condition(
+            on: "k", firstParameter: 2)
+        #expect(list.sql == "k IN (SELECT value FROM json_each(?2))")
+        #expect(list.bindings.count == 1)
+    }
+
     @Test(arguments: [
         // Ten consecutive airports, then every other one of the rest: too many runs, so a list.
         Array(0..<10) + Array(stride(from: 11, to: 60, by: 2)),
