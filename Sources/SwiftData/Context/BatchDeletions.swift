@@ -54,12 +54,17 @@ extension ModelContext {
             let keys = try? plan.primaryKeys()
         else { return false }
         var unloaded: [Int64] = []
-        for key in keys {
-            let identifier = plan.store.identifier(entityName: entity.name, primaryKey: key)
-            if let model = registered[identifier]?.model {
-                delete(model)
-            } else {
-                unloaded.append(key)
+        if registered.count == 0 {
+            // No model of the context is in memory: every row is deleted without one.
+            unloaded = keys
+        } else {
+            for key in keys {
+                let identifier = plan.store.identifier(entityName: entity.name, primaryKey: key)
+                if let model = registered[identifier]?.model {
+                    delete(model)
+                } else {
+                    unloaded.append(key)
+                }
             }
         }
         guard !unloaded.isEmpty else { return true }
