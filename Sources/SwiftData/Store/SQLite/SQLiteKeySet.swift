@@ -19,7 +19,7 @@ struct SQLiteKeySet {
         var runs: [ClosedRange<Int64>] = []
         for key in sorted {
             if let last = runs.last, key <= last.upperBound { continue }
-            if let last = runs.last, key == last.upperBound + 1 {
+            if let last = runs.last, key == last.upperBound &+ 1 {
                 runs[runs.count - 1] = last.lowerBound...key
             } else {
                 runs.append(key...key)
