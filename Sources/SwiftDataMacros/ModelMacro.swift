@@ -173,17 +173,20 @@ extension ModelMacro: MemberMacro {
         of classDecl: ClassDeclSyntax,
         in context: some MacroExpansionContext
     ) -> [PersistedProperty] {
-        var result: [PersistedProperty] = []
         for member in classDecl.memberBlock.members {
-            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-            if variable.hasAttribute(named: "Transient") {
-                diagnoseTransient(variable, in: context)
-                continue
-            }
-            guard variable.isPersistedByModel, let name = variable.singleIdentifier else { continue }
-            result.append(PersistedProperty(variable: variable, name: name))
+            guard let variable = member.decl.as(VariableDeclSyntax.self), variable.hasAttribute(named: "Transient")
+            else { continue }
+            diagnoseTransient(variable, in: context)
         }
-        return result
+        return persistedVariables(of: classDecl).compactMap { variable in
+            variable.singleIdentifier.map { PersistedProperty(variable: variable, name: $0) }
+        }
+    }
+
+    /// The stored properties `@Model` persists, in declaration order: the order of the schema metadata, and so of
+    /// the slots.
+    static func persistedVariables(of classDecl: ClassDeclSyntax) -> [VariableDeclSyntax] {
+        classDecl.memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }.filter(\.isPersistedByModel)
     }
 
     private static func diagnoseTransient(_ variable: VariableDeclSyntax, in context: some MacroExpansionContext) {
@@ -275,11 +278,9 @@ extension ModelMacro: MemberAttributeMacro {
     /// among the persisted properties, the order the schema metadata lists them in. A subclass's properties come
     /// after its superclass's, at positions the subclass cannot see.
     private static func persistedPropertyAttribute(for name: String, in classDecl: ClassDeclSyntax) -> AttributeSyntax {
-        let names = classDecl.memberBlock.members
-            .compactMap { $0.decl.as(VariableDeclSyntax.self) }
-            .filter(\.isPersistedByModel)
-            .map(\.singleIdentifier)
-        guard !classDecl.isModelSubclass, let slot = names.firstIndex(of: name) else { return "@_PersistedProperty" }
+        guard !classDecl.isModelSubclass,
+            let slot = persistedVariables(of: classDecl).firstIndex(where: { $0.singleIdentifier == name })
+        else { return "@_PersistedProperty" }
         return "@_PersistedProperty(slot: \(raw: slot))"
     }
 }

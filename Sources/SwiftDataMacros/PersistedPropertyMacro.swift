@@ -54,36 +54,27 @@ extension PersistedPropertyMacro: AccessorMacro {
         // Attributes stored through a value transformer may hold values that are not Codable.
         let isTransformable =
             variable.attribute(named: "Attribute")?.arguments?.trimmedDescription.contains("transformable") ?? false
+        let keyPath = keyPath(of: name, in: context)
+        // With the property's slot, SwiftData's backing data needs no search for it.
         if !isTransformable, let slot = slot(in: node) {
-            return slotAccessors(name: name, slot: slot, keyPath: keyPath(of: name, in: context))
+            return accessors(
+                name: name,
+                keyPath: keyPath,
+                initial:
+                    "SwiftData._setInitialValue(of: _$backingData, slot: \(slot), forKey: \\.\(name), to: initialValue)",
+                read: "self._getValue(forKey: keyPath, slot: \(slot))",
+                write: "self._setValue(forKey: keyPath, slot: \(slot), to: newValue)"
+            )
         }
         let get = isTransformable ? "getTransformableValue" : "getValue"
         let set = isTransformable ? "setTransformableValue" : "setValue"
-        let keyPath = keyPath(of: name, in: context)
-        return [
-            """
-            @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
-            init(initialValue) {
-                _$backingData.\(raw: set)(forKey: \\.\(raw: name), to: initialValue)
-                _\(raw: name) = _SwiftDataNoType()
-            }
-            """,
-            """
-            get {
-                let keyPath = \(raw: keyPath)
-                _$observationRegistrar.access(self, keyPath: keyPath)
-                return self.\(raw: get)(forKey: keyPath)
-            }
-            """,
-            """
-            set {
-                let keyPath = \(raw: keyPath)
-                _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
-                    self.\(raw: set)(forKey: keyPath, to: newValue)
-                }
-            }
-            """,
-        ]
+        return accessors(
+            name: name,
+            keyPath: keyPath,
+            initial: "_$backingData.\(set)(forKey: \\.\(name), to: initialValue)",
+            read: "self.\(get)(forKey: keyPath)",
+            write: "self.\(set)(forKey: keyPath, to: newValue)"
+        )
     }
 }
 
@@ -106,13 +97,17 @@ extension PersistedPropertyMacro {
         } ?? "\\.\(name)"
     }
 
-    /// Accessors that pass the property's slot, so that SwiftData's backing data needs no search for it.
-    static func slotAccessors(name: String, slot: Int, keyPath: String) -> [AccessorDeclSyntax] {
+    /// The accessors of a property of a class without a `@Model` superclass: `init` stores the initial value with
+    /// `initial`, `get` and `set` call `read` and `write` with `keyPath` inside Observation's `access` and
+    /// `withMutation`.
+    static func accessors(name: String, keyPath: String, initial: String, read: String, write: String)
+        -> [AccessorDeclSyntax]
+    {
         [
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
             init(initialValue) {
-                SwiftData._setInitialValue(of: _$backingData, slot: \(raw: slot), forKey: \\.\(raw: name), to: initialValue)
+                \(raw: initial)
                 _\(raw: name) = _SwiftDataNoType()
             }
             """,
@@ -120,14 +115,14 @@ extension PersistedPropertyMacro {
             get {
                 let keyPath = \(raw: keyPath)
                 _$observationRegistrar.access(self, keyPath: keyPath)
-                return self._getValue(forKey: keyPath, slot: \(raw: slot))
+                return \(raw: read)
             }
             """,
             """
             set {
                 let keyPath = \(raw: keyPath)
                 _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
-                    self._setValue(forKey: keyPath, slot: \(raw: slot), to: newValue)
+                    \(raw: write)
                 }
             }
             """,

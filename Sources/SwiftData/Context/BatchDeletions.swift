@@ -6,11 +6,20 @@
 /// anyway (through a relationship, say) becomes an ordinary pending deletion of its model.
 struct BatchDeletions {
     private var byEntity: [String: (entity: Schema.Entity, keys: Set<Int64>)] = [:]
+    /// The keys of each entity in the form a fetch leaves them out with, made when a fetch first needs them after
+    /// a change: every fetch of the entity until the save needs the same.
+    private var keySets: [String: SQLiteKeySet] = [:]
 
     var isEmpty: Bool { byEntity.isEmpty }
 
-    /// The deleted keys of an entity, or nil when it has none.
-    func keys(of entity: Schema.Entity) -> Set<Int64>? { byEntity[entity.name]?.keys }
+    /// The deleted keys of an entity as a key set, or nil when it has none.
+    mutating func keySet(of entity: Schema.Entity) -> SQLiteKeySet? {
+        if let cached = keySets[entity.name] { return cached }
+        guard let keys = byEntity[entity.name]?.keys else { return nil }
+        let keySet = SQLiteKeySet(keys)
+        keySets[entity.name] = keySet
+        return keySet
+    }
 
     /// Every entity with deleted keys, with its keys in ascending order.
     var all: [(entity: Schema.Entity, keys: [Int64])] {
@@ -22,6 +31,7 @@ struct BatchDeletions {
         byEntity[entity.name, default: (entity, [])].keys.reserveCapacity(
             (byEntity[entity.name]?.keys.count ?? 0) + keys.count)
         byEntity[entity.name, default: (entity, [])].keys.formUnion(keys)
+        keySets[entity.name] = nil
     }
 
     /// Takes a key back (its row was loaded, or the deletion was undone); true when it was there.
@@ -29,10 +39,14 @@ struct BatchDeletions {
     mutating func remove(_ key: Int64, of entity: Schema.Entity) -> Bool {
         guard byEntity[entity.name]?.keys.remove(key) != nil else { return false }
         if byEntity[entity.name]?.keys.isEmpty == true { byEntity[entity.name] = nil }
+        keySets[entity.name] = nil
         return true
     }
 
-    mutating func removeAll() { byEntity = [:] }
+    mutating func removeAll() {
+        byEntity = [:]
+        keySets = [:]
+    }
 }
 
 extension ModelContext {

@@ -61,8 +61,7 @@ extension ModelContext {
             guard let sibling = registered[identifier], sibling.entity === storage.entity else {
                 continue
             }
-            let slot = sibling.values[property.index]
-            if slot is ModelStorage.UnloadedRelationship || slot is ModelStorage.ToOneFault { batch.append(sibling) }
+            if sibling.isUnloadedRelationship(at: property.index) { batch.append(sibling) }
             if batch.count == FetchGroup.batchSize { break }
         }
         return batch

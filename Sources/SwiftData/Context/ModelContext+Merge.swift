@@ -45,9 +45,10 @@ extension ModelContext {
             let condition = SQLiteKeySet(keys).condition(on: quoted(SQLiteTableLayout.primaryKey))
             let query = SQLQuery(whereClause: condition.sql, bindings: condition.bindings)
             guard let rows = try? store.fetchRows(entity: entity, query: query) else { continue }
+            let layout = store.layouts[entity.name]!
             for row in rows {
-                guard let model = try? materialize(row, entity: entity, store: store) else { continue }
-                model.storage.resetRelationshipsToStored(from: row, layout: store.layouts[entity.name]!, context: self)
+                guard let model = try? materialize(row, entity: entity, store: store, layout: layout) else { continue }
+                model.storage.resetRelationshipsToStored(from: row, layout: layout, context: self)
             }
         }
     }

@@ -12,10 +12,8 @@ extension ModelContext {
     /// Loads one relationship of many models at once, in a constant number of queries (prefetching).
     func prefetch(_ property: Schema.Entity.Property, of storages: [ModelStorage]) throws {
         guard let info = property.relationshipInfo else { return }
-        let pending = storages.filter { storage in
-            guard storage.identifier.primaryKey != nil else { return false }
-            let slot = storage.values[property.index]
-            return slot is ModelStorage.ToOneFault || slot is ModelStorage.UnloadedRelationship
+        let pending = storages.filter {
+            $0.identifier.primaryKey != nil && $0.isUnloadedRelationship(at: property.index)
         }
         guard !pending.isEmpty else { return }
         if case .foreignKey = info.storage {
@@ -66,7 +64,7 @@ extension ModelContext {
                 whereClause: condition.sql, bindings: condition.bindings, orderBy: quoted(SQLiteTableLayout.primaryKey))
             for row in try destinationStore.fetchRows(entity: destination, query: query) {
                 guard case .integer(let owner) = row.values[position] else { continue }
-                let model = try materialize(row, entity: destination, store: destinationStore)
+                let model = try materialize(row, entity: destination, store: destinationStore, layout: layout)
                 if !model.storage.isDeleted { groups[owner, default: []].append(model) }
             }
         case .joinTable(let table, let ownerColumn, let targetColumn):
@@ -123,19 +121,14 @@ extension ModelContext {
         if !missing.isEmpty {
             let condition = SQLiteKeySet(missing).condition(on: quoted(SQLiteTableLayout.primaryKey))
             let query = SQLQuery(whereClause: condition.sql, bindings: condition.bindings)
+            let layout = store.layouts[entity.name]!
             for row in try store.fetchRows(entity: entity, query: query) {
                 // A row deleted without loading comes back as a deleted model.
-                let model = try materialize(row, entity: entity, store: store)
+                let model = try materialize(row, entity: entity, store: store, layout: layout)
                 if !model.storage.isDeleted { byKey[row.primaryKey] = model }
             }
         }
         return byKey
-    }
-
-    /// Keys as one JSON array, bound as a single parameter of `IN (SELECT value FROM json_each(?))`, so a query
-    /// takes any number of keys without hitting SQLite's parameter limit.
-    static func keyList(_ keys: [Int64]) -> SQLiteValue {
-        .text("[" + keys.map(String.init).joined(separator: ",") + "]")
     }
 }
 

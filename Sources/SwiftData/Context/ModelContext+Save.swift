@@ -104,26 +104,11 @@ extension ModelContext {
     ///
     /// - Throws: `SwiftDataError.modelValidationFailure` naming the model, the relationship and the count.
     private func validateRelationshipCounts(excluding deletions: OrderedModels) throws {
-        func declaresLimits(_ entity: Schema.Entity) -> Bool {
-            entity.storedProperties.contains {
-                guard let info = $0.relationshipInfo, info.isToMany else { return false }
-                return (info.declaration.minimumModelCount ?? 0) > 0 || (info.declaration.maximumModelCount ?? 0) > 0
-            }
-        }
         // Most schemas declare no counts at all, and then no model needs looking at.
-        guard container.schema.entities.contains(where: declaresLimits) else { return }
-        // Whether an entity declares counts is worked out once per run of models of one entity.
-        var lastEntity: Schema.Entity?
-        var lastHasLimits = false
-        func hasLimits(_ entity: Schema.Entity) -> Bool {
-            if entity === lastEntity { return lastHasLimits }
-            lastEntity = entity
-            lastHasLimits = declaresLimits(entity)
-            return lastHasLimits
-        }
+        guard container.schema.entities.contains(where: \.declaresRelationshipCounts) else { return }
         for model in [inserted.models, changed.models].joined() where !deletions.contains(model) {
             let storage = model.storage
-            guard hasLimits(storage.entity) else { continue }
+            guard storage.entity.declaresRelationshipCounts else { continue }
             for property in storage.entity.storedProperties {
                 guard let info = property.relationshipInfo, info.isToMany else { continue }
                 let minimum = info.declaration.minimumModelCount ?? 0

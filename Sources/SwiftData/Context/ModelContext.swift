@@ -273,8 +273,7 @@ extension ModelContext {
     /// Unloads the relationships of the saved models this context holds, so that models that refer to each other
     /// are released once nothing outside refers to them (see `ModelStorage.unloadRelationships()`).
     func unloadRelationshipsOfRegisteredModels() {
-        guard container.schema.entities.contains(where: { $0.storedProperties.contains(where: \.isRelationship) })
-        else { return }
+        guard container.schema.entities.contains(where: \.hasRelationships) else { return }
         // Retained while they change: unloading one model's relationships can release another model.
         let storages = registered.allStorages
         for storage in storages { storage.unloadRelationships() }

@@ -70,8 +70,8 @@ struct FetchPlan<T: PersistentModel> {
             query.whereClause = query.whereClause.map { "(\($0)) AND \(filter)" } ?? filter
         }
         // Rows deleted without loading their models stay in the table until the save.
-        if let deleted = context.batchDeletions.keys(of: entity) {
-            let condition = SQLiteKeySet(Array(deleted)).condition(
+        if let deleted = context.batchDeletions.keySet(of: entity) {
+            let condition = deleted.condition(
                 on: "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.primaryKey))",
                 firstParameter: query.bindings.count + 1)
             let filter = "NOT (\(condition.sql))"
@@ -184,7 +184,7 @@ struct FetchPlan<T: PersistentModel> {
             exactCast(try context.materialize($0, entity: entity, store: store, layout: layout), to: T.self)
         }
         // Models with relationships remember their fetch, so a relationship read lazily loads in batches.
-        if rows.count > 1, entity.storedProperties.contains(where: \.isRelationship) {
+        if rows.count > 1, entity.hasRelationships {
             let group = FetchGroup(entity: entity, keys: rows.map(\.primaryKey))
             for (index, model) in models.enumerated() {
                 model.storage.fetchGroup = group

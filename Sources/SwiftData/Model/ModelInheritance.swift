@@ -34,14 +34,6 @@ public func _setSubclassValue<Model, Root, Value>(
 }
 
 extension ModelStorage {
-    /// The storage behind SwiftData's backing data.
-    static func of<Model>(_ backing: any BackingData<Model>) -> ModelStorage {
-        guard let storage = backing._swiftDataStorage else {
-            preconditionFailure("\(Model.self) uses a BackingData that SwiftData did not create")
-        }
-        return unsafeDowncast(storage, to: ModelStorage.self)
-    }
-
     /// The slot of a subclass property, first switching this storage to the subclass's entity when it still has
     /// its root model's (a new subclass instance, whose backing data its root class created).
     func index(ofSubclassKeyPath keyPath: AnyKeyPath, root: Any.Type) -> Int {

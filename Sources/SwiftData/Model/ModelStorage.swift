@@ -160,6 +160,12 @@ class ModelStorage {
         }
     }
 
+    /// True when the relationship in a slot is not loaded: a to-one fault, or links that were not read yet.
+    final func isUnloadedRelationship(at index: Int) -> Bool {
+        let slotType = heldType(of: values[index])
+        return slotType == ToOneFault.self || slotType == UnloadedRelationship.self
+    }
+
     private func resolve(_ fault: ToOneFault, for property: Schema.Entity.Property) -> Any {
         guard let target = fault.target, let context else { return property.noneValue }
         if fetchGroup != nil, context.registered[target] == nil {
@@ -183,9 +189,7 @@ class ModelStorage {
         guard !isAwaitingRow else { return }
         ensureSlots()
         registerUndo(at: index)
-        keepSavedValue(at: index)
-        values[index] = newValue
-        noteChange(at: index)
+        changeSlot(index, to: newValue)
     }
 
     /// Records, with the context's undo manager, how to put a slot back to its current value.
@@ -212,9 +216,7 @@ class ModelStorage {
         if !(values[index] is Unset) { registerUndo(at: index) }
         let oldValue = values[index] is Unset ? entity.storedProperties[index].emptyRelationshipValue : value(at: index)
         let normalized = entity.storedProperties[index].normalizedRelationshipValue(newValue)
-        keepSavedValue(at: index)
-        values[index] = normalized
-        noteChange(at: index)
+        changeSlot(index, to: normalized)
         if model == nil {
             slotsAwaitingInverse.append(index)
             return
@@ -222,16 +224,16 @@ class ModelStorage {
         updateInverse(of: index, from: oldValue, to: normalized)
     }
 
-    /// Gives the context the saved value of a slot that is about to change for the first time since the last
-    /// save, for a rollback.
-    @inline(__always)
-    final func keepSavedValue(at index: Int) {
-        guard isSaved, !changedSlots.contains(index), let context else { return }
-        context.savedValues.append((self, index, values[index]))
-    }
-
-    /// Records that a slot changed; `keepSavedValue(at:)` must have run before the change.
-    final func noteChange(at index: Int) {
+    /// Puts a new value in a slot as a change of the model. A saved model's context keeps the value the slot held
+    /// when last saved (on the slot's first change since), for a rollback, and learns of the model's first change.
+    /// `observed` makes the write inside Observation's `withMutation`, for changes SwiftData makes itself; a
+    /// property's setter is inside it already.
+    final func changeSlot(_ index: Int, to newValue: Any, observed: Bool = false) {
+        if isSaved, !changedSlots.contains(index), let context {
+            context.savedValues.append((self, index, values[index]))
+        }
+        if observed { setObserved(index, newValue) } else { values[index] = newValue }
+        // A new model has nothing to save as a change: it is saved whole.
         guard isSaved else { return }
         let isFirstChange = changedSlots.isEmpty
         changedSlots.insert(index)
@@ -287,14 +289,11 @@ class ModelStorage {
         let current = value(at: index)
         if property.relationshipInfo?.isToMany == true {
             let remaining = property.relatedModels(in: current).filter { $0 !== other }
-            keepSavedValue(at: index)
-            setObserved(index, property.makeCollection(remaining))
+            changeSlot(index, to: property.makeCollection(remaining), observed: true)
         } else {
             guard property.relatedModels(in: current).first === other else { return }
-            keepSavedValue(at: index)
-            setObserved(index, property.noneValue)
+            changeSlot(index, to: property.noneValue, observed: true)
         }
-        noteChange(at: index)
     }
 
     /// Adds `model` to this storage's relationship slot (the inverse side of a change elsewhere). For a to-one
@@ -306,18 +305,15 @@ class ModelStorage {
             var models = property.relatedModels(in: current)
             guard !models.contains(where: { $0 === other }) else { return }
             models.append(other)
-            keepSavedValue(at: index)
-            setObserved(index, property.makeCollection(models))
+            changeSlot(index, to: property.makeCollection(models), observed: true)
         } else {
             let previous = property.relatedModels(in: current).first
             guard previous !== other else { return }
-            keepSavedValue(at: index)
-            setObserved(index, property.isOptional ? property.wrapOptional(other) : other)
+            changeSlot(index, to: property.isOptional ? property.wrapOptional(other) : other, observed: true)
             if let previous, let model, let inverse = property.relationshipInfo?.inverse {
                 previous.storage.removeFromSlot(inverse.index, model)
             }
         }
-        noteChange(at: index)
     }
 
     /// Sets a slot inside Observation's `withMutation` of the owning model, for changes SwiftData makes itself.
@@ -336,10 +332,7 @@ class ModelStorage {
     final func unloadRelationships() {
         for property in entity.storedProperties where property.isRelationship && property.index < values.count {
             let current = values[property.index]
-            let slotType = heldType(of: current)
-            guard slotType != ToOneFault.self, slotType != UnloadedRelationship.self, slotType != Unset.self else {
-                continue
-            }
+            guard !isUnloadedRelationship(at: property.index), heldType(of: current) != Unset.self else { continue }
             if property.relationshipInfo?.isToMany == true {
                 values[property.index] = UnloadedRelationship()
             } else {
@@ -361,5 +354,21 @@ class ModelStorage {
     final func revert() {
         changedSlots = []
         isDeleted = false
+    }
+}
+
+extension ModelStorage {
+    /// SwiftData's backing data behind `backing`, or nil for backing data of another kind.
+    static func behind<Model>(_ backing: any BackingData<Model>) -> ModelStorage? {
+        // Only `DefaultBackingData`, a `ModelStorage`, returns an object here.
+        backing._swiftDataStorage.map { unsafeDowncast($0, to: ModelStorage.self) }
+    }
+
+    /// SwiftData's backing data behind `backing`, which must be SwiftData's.
+    static func of<Model>(_ backing: any BackingData<Model>) -> ModelStorage {
+        guard let storage = behind(backing) else {
+            preconditionFailure("\(Model.self) uses a BackingData that SwiftData did not create")
+        }
+        return storage
     }
 }

@@ -109,8 +109,7 @@ private func modelStorage<Model: PersistentModel, Value>(
     slot: Int,
     key: KeyPath<Model, Value>
 ) -> ModelStorage? {
-    guard let object = backingData._swiftDataStorage else { return nil }
-    let storage = unsafeDowncast(object, to: ModelStorage.self)
+    guard let storage = ModelStorage.behind(backingData) else { return nil }
     assert(slot == storage.entity.index(of: key), "\(key) is not in slot \(slot) of \(storage.entity.name)")
     return storage
 }

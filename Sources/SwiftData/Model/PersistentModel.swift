@@ -126,13 +126,7 @@ extension PersistentModel {
     // MARK: - Internal
 
     /// The model's storage, bound to the model.
-    var storage: ModelStorage {
-        guard let storage = persistentBackingData._swiftDataStorage else {
-            preconditionFailure("\(Self.self) uses a BackingData that SwiftData did not create")
-        }
-        // Only `DefaultBackingData`, a `ModelStorage`, returns an object here.
-        return unsafeDowncast(storage, to: ModelStorage.self)
-    }
+    var storage: ModelStorage { ModelStorage.of(persistentBackingData) }
 }
 
 extension PersistentModel {

@@ -70,6 +70,12 @@ extension Schema {
         private let slotsByKeyPathObject = PublishedSnapshot<ObjectIdentifier, Int>()
         private let knownKeyPaths = Locked<[AnyKeyPath]>([])
         let indexByName: [String: Int]
+        /// True when a property is a relationship.
+        let hasRelationships: Bool
+        /// True when a property keeps large values in files beside the store.
+        let usesExternalStorage: Bool
+        /// True when a to-many relationship declares a minimum or maximum model count, which a save checks.
+        let declaresRelationshipCounts: Bool
         private let modelFactory: (Entity, PersistentIdentifier, ModelSlots) -> (any PersistentModel, ModelStorage)
 
         init<Model: PersistentModel>(modelType: Model.Type) {
@@ -84,6 +90,12 @@ extension Schema {
             self.indexByKeyPath = Dictionary(uniqueKeysWithValues: properties.map { ($0.keyPath, $0.index) })
             self.keyPathObjects = properties.map(\.keyPath)
             self.indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
+            self.hasRelationships = properties.contains(where: \.isRelationship)
+            self.usesExternalStorage = properties.contains(where: \.usesExternalStorage)
+            self.declaresRelationshipCounts = properties.contains {
+                guard let info = $0.relationshipInfo, info.isToMany else { return false }
+                return (info.declaration.minimumModelCount ?? 0) > 0 || (info.declaration.maximumModelCount ?? 0) > 0
+            }
             let names = { (group: [AnyKeyPath]) in
                 group.compactMap { keyPath in properties.first { $0.keyPath == keyPath }?.name }
             }

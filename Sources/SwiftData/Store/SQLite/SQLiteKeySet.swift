@@ -8,13 +8,15 @@
 struct SQLiteKeySet {
     /// Runs of consecutive keys, ascending, or nil when there are too many to match one at a time.
     let runs: [ClosedRange<Int64>]?
-    /// The keys as a JSON list, for `json_each`, when they are not matched by runs.
+    /// The keys as one JSON array, bound as a single parameter of `IN (SELECT value FROM json_each(?))`, so a
+    /// statement takes any number of keys without hitting SQLite's parameter limit; nil when they are matched by
+    /// runs.
     let list: SQLiteValue?
 
     /// At most this many runs are matched one at a time.
     static let maximumRuns = 16
 
-    init(_ keys: [Int64]) {
+    init(_ keys: some Sequence<Int64>) {
         let sorted = keys.sorted()
         var runs: [ClosedRange<Int64>] = []
         for key in sorted {
@@ -31,7 +33,7 @@ struct SQLiteKeySet {
             self.list = nil
         } else {
             self.runs = nil
-            self.list = ModelContext.keyList(sorted)
+            self.list = .text("[" + sorted.map(String.init).joined(separator: ",") + "]")
         }
     }
 

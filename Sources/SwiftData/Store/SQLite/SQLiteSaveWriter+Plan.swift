@@ -15,8 +15,6 @@ extension SQLiteSaveWriter {
         /// True when relationships can refer to the entity's rows, so the writer must find an inserted model's key
         /// by model.
         let isReferenced: Bool
-        /// True when a property of the entity keeps large values in files, whose replacement a save tracks.
-        let usesExternalStorage: Bool
         /// The keys of the entity's table in this save, once it gave out one.
         var keys: GivenKeys?
         /// `UPDATE` statements of one property's columns, by property index, prepared when first needed.
@@ -25,8 +23,7 @@ extension SQLiteSaveWriter {
 
         init(
             layout: SQLiteTableLayout, table: ObjectIdentifier, insert: SQLiteStatement, spotlight: SpotlightIndex?,
-            hasJoinTables: Bool, uniqueLookups: [UniqueLookup], upsert: SQLiteStatement?, isReferenced: Bool,
-            usesExternalStorage: Bool
+            hasJoinTables: Bool, uniqueLookups: [UniqueLookup], upsert: SQLiteStatement?, isReferenced: Bool
         ) {
             self.layout = layout
             self.table = table
@@ -36,7 +33,6 @@ extension SQLiteSaveWriter {
             self.uniqueLookups = uniqueLookups
             self.upsert = upsert
             self.isReferenced = isReferenced
-            self.usesExternalStorage = usesExternalStorage
         }
 
         /// The statement that updates one property's columns, or nil when the property has none.
@@ -80,8 +76,7 @@ extension SQLiteSaveWriter {
             hasJoinTables: hasJoinTables,
             uniqueLookups: try uniqueLookups(for: entity),
             upsert: try store.upsertSQL(for: entity).map { try statement($0) },
-            isReferenced: store.isReferenced(entity),
-            usesExternalStorage: entity.storedProperties.contains(where: \.usesExternalStorage)
+            isReferenced: store.isReferenced(entity)
         )
         plans[ObjectIdentifier(entity)] = plan
         lastPlan = (ObjectIdentifier(entity), plan)

@@ -153,7 +153,7 @@ struct SQLiteSaveWriter {
     /// one changed, every column otherwise, each with a statement prepared once per save.
     mutating func update(_ storage: ModelStorage, key: Int64, slots: SlotSet?, plan: EntityPlan) throws {
         let layout = plan.layout
-        if plan.usesExternalStorage { try noteReplacedExternalFiles(of: storage.entity, keys: [key], slots: slots) }
+        try noteReplacedExternalFiles(of: storage.entity, keys: SQLiteKeySet(CollectionOfOne(key)), slots: slots)
         if let slots, slots.count == 1, let slot = slots.first {
             guard let statement = try plan.updateStatement(forProperty: slot, on: connection) else { return }
             try execute(statement, key: key, columnsOf: CollectionOfOne(slot), of: storage)
@@ -203,9 +203,9 @@ struct SQLiteSaveWriter {
     /// Deletes rows of an entity, clears the foreign keys that point at them and removes their join-table rows,
     /// with one statement per table whatever the number of rows.
     private func delete(_ keys: [Int64], of entity: Schema.Entity) throws {
-        try noteReplacedExternalFiles(of: entity, keys: keys, slots: nil)
-        try SpotlightIndex(entity: entity)?.remove(keys, connection: connection)
         let keySet = SQLiteKeySet(keys)
+        try noteReplacedExternalFiles(of: entity, keys: keySet, slots: nil)
+        try SpotlightIndex(entity: entity)?.remove(keySet, connection: connection)
         try keySet.execute(connection) {
             "DELETE FROM \(quoted(entity.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) \($0)"
         }
@@ -239,15 +239,19 @@ struct SQLiteSaveWriter {
     // MARK: - External Storage
 
     /// Records the external files that rows' external-storage columns refer to now, before an update or a delete
-    /// replaces them; they are removed once the save commits.
-    private func noteReplacedExternalFiles(of entity: Schema.Entity, keys: [Int64], slots: SlotSet?) throws {
-        guard store.external != nil else { return }
+    /// replaces them; they are removed once the save commits. `keys` is made only for entities with external
+    /// storage: an update of any other model would pay for it for nothing.
+    private func noteReplacedExternalFiles(
+        of entity: Schema.Entity, keys: @autoclosure () -> SQLiteKeySet,
+        slots: SlotSet?
+    ) throws {
+        guard entity.usesExternalStorage, store.external != nil else { return }
+        let condition = keys().condition(on: quoted(SQLiteTableLayout.primaryKey))
         for property in entity.storedProperties where property.usesExternalStorage {
             guard slots?.contains(property.index) ?? true else { continue }
             let sql =
-                "SELECT \(quoted(property.name)) FROM \(quoted(entity.tableName)) WHERE "
-                + "\(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT value FROM json_each(?1))"
-            for row in try connection.statement(sql).rows([ModelContext.keyList(keys)]) {
+                "SELECT \(quoted(property.name)) FROM \(quoted(entity.tableName)) WHERE \(condition.sql)"
+            for row in try connection.statement(sql).rows(condition.bindings) {
                 if let name = ExternalDataStore.fileName(in: row[0]) { files.obsolete.append(name) }
             }
         }

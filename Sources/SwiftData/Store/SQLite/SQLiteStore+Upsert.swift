@@ -11,7 +11,7 @@ extension SQLiteStore {
     func upsertSQL(for entity: Schema.Entity) -> String? {
         guard entity.uniquenessConstraints.count == 1, entity.uniquenessConstraints[0].count == 1,
             entity.superentityType == nil, entity.subentities.isEmpty,
-            !entity.storedProperties.contains(where: { $0.isRelationship || $0.usesExternalStorage }),
+            !entity.hasRelationships, !entity.usesExternalStorage,
             !isReferenced(entity),
             let layout = layouts[entity.name],
             let column = layout.columns.first(where: { $0.name == entity.uniquenessConstraints[0][0] }),

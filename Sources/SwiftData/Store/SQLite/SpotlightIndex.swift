@@ -37,7 +37,7 @@ struct SpotlightIndex {
 
     /// Writes one model's text to the index, replacing what it had.
     func write(_ storage: ModelStorage, key: Int64, connection: SQLiteConnection) throws {
-        try remove([key], connection: connection)
+        try remove(SQLiteKeySet(CollectionOfOne(key)), connection: connection)
         let columns = properties.map { quoted($0.name) }.joined(separator: ", ")
         let placeholders = (0...properties.count).map { "?\($0 + 1)" }.joined(separator: ", ")
         var values: [SQLiteValue] = [.integer(key)]
@@ -50,9 +50,8 @@ struct SpotlightIndex {
     }
 
     /// Removes models from the index.
-    func remove(_ keys: [Int64], connection: SQLiteConnection) throws {
-        try connection.statement("DELETE FROM \(quoted(tableName)) WHERE rowid IN (SELECT value FROM json_each(?1))")
-            .execute([ModelContext.keyList(keys)])
+    func remove(_ keys: SQLiteKeySet, connection: SQLiteConnection) throws {
+        try keys.execute(connection) { "DELETE FROM \(quoted(tableName)) WHERE rowid \($0)" }
     }
 
     /// An FTS5 query for search text: every word must match, each as a prefix.
