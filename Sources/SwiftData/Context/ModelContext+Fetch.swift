@@ -106,24 +106,30 @@ extension ModelContext {
     }
 
     /// `materialize(_:entity:store:)` with the fetched entity's layout, which callers materializing many rows look
-    /// up once rather than once per row.
-    func materialize(_ row: FetchedRow, entity fetched: Schema.Entity, store: SQLiteStore, layout: SQLiteTableLayout)
-        throws -> any PersistentModel
-    {
+    /// up once rather than once per row. `isUnregistered` tells that the context holds no model of the row, so its
+    /// registry need not be searched: a fetch into a context that held no model knows it of every row, since a
+    /// table's rows have distinct keys.
+    func materialize(
+        _ row: FetchedRow, entity fetched: Schema.Entity, store: SQLiteStore, layout: SQLiteTableLayout,
+        isUnregistered: Bool = false
+    ) throws -> any PersistentModel {
         // In a hierarchy's shared table, the type column says which class the row is.
         if let position = layout.typeColumnPosition, case .text(let name) = row.values[position], name != fetched.name,
             let concrete = store.entities.first(where: { $0.name == name }), let concreteLayout = store.layouts[name]
         {
-            return try materialize(row, concreteEntity: concrete, store: store, layout: concreteLayout)
+            return try materialize(
+                row, concreteEntity: concrete, store: store, layout: concreteLayout, isUnregistered: isUnregistered)
         }
-        return try materialize(row, concreteEntity: fetched, store: store, layout: layout)
+        return try materialize(
+            row, concreteEntity: fetched, store: store, layout: layout, isUnregistered: isUnregistered)
     }
 
     private func materialize(
-        _ row: FetchedRow, concreteEntity entity: Schema.Entity, store: SQLiteStore, layout: SQLiteTableLayout
+        _ row: FetchedRow, concreteEntity entity: Schema.Entity, store: SQLiteStore, layout: SQLiteTableLayout,
+        isUnregistered: Bool
     ) throws -> any PersistentModel {
         let identifier = store.identifier(entityName: entity.name, primaryKey: row.primaryKey)
-        if let existing = registered[identifier]?.model {
+        if !isUnregistered, let existing = registered[identifier]?.model {
             let storage = existing.storage
             if !storage.hasChanges && !storage.isDeleted {
                 for (index, range) in layout.columnRangeByProperty {
@@ -159,7 +165,7 @@ extension ModelContext {
         }
         let (model, storage) = entity.makeModel(identifier: identifier, slots: slots)
         storage.context = self
-        registered.insert(storage)
+        if isUnregistered { registered.insertNew(storage) } else { registered.insert(storage) }
         // A row deleted without loading its model becomes an ordinary pending deletion once its model exists.
         if !batchDeletions.isEmpty, batchDeletions.remove(row.primaryKey, of: entity) {
             storage.isDeleted = true

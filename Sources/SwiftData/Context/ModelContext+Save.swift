@@ -158,7 +158,11 @@ extension ModelContext {
                 let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
                 storage.identifier = identifier
                 storage.commit()
-                if let previous = registered.insert(storage)?.model,
+                // Without uniqueness constraints the row is new, and its key was never given before, so no model
+                // of it can be registered; with them, the save may have upserted a row a registered model shows.
+                if storage.entity.uniquenessConstraints.isEmpty {
+                    registered.insertNew(storage)
+                } else if let previous = registered.insert(storage)?.model,
                     previous !== model
                 {
                     // An upsert: the stored row now holds this model's values; the older instance shows them too.

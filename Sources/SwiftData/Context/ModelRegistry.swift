@@ -35,13 +35,21 @@ struct ModelRegistry {
             slots[position].storage = Unmanaged.passUnretained(storage)
             return previous
         }
+        insertNew(storage)
+        return nil
+    }
+
+    /// Registers backing data whose identifier is not registered, without looking for it first.
+    mutating func insertNew(_ storage: ModelStorage) {
+        let identifier = storage.identifier
+        assert(position(of: identifier) == nil, "\(identifier) is registered already")
+        storage.isRegistered = true
         if (count + 1) * 2 > slots.count { grow(to: slots.count * 2) }
         let hash = Self.hash(of: identifier)
         var position = home(of: hash)
         while slots[position].storage != nil { position = (position + 1) & (slots.count - 1) }
         slots[position] = Slot(hash: hash, storage: Unmanaged.passUnretained(storage))
         count += 1
-        return nil
     }
 
     /// Removes the model registered under an identifier, if any.

@@ -178,10 +178,15 @@ struct FetchPlan<T: PersistentModel> {
 
     /// The models of fetched rows, registered with the context in one step.
     private func materialize(_ rows: [FetchedRow]) throws -> [T] {
+        // Into a context that holds no model, every row's model is new: the rows have distinct keys.
+        let isUnregistered = context.registered.count == 0
         context.reserveRegistrations(rows.count)
         let layout = store.layouts[entity.name]!
         let models = try rows.map {
-            exactCast(try context.materialize($0, entity: entity, store: store, layout: layout), to: T.self)
+            exactCast(
+                try context.materialize(
+                    $0, entity: entity, store: store, layout: layout, isUnregistered: isUnregistered),
+                to: T.self)
         }
         // Models with relationships remember their fetch, so a relationship read lazily loads in batches.
         if rows.count > 1, entity.hasRelationships {

@@ -13,8 +13,11 @@
 ///
 /// `ModelStorage` owns the memory and frees it in its `deinit` (`release()`). A `ModelSlots` value is a view of
 /// that memory: copy values out of it, never keep the view beyond the backing data.
+@usableFromInline
 struct ModelSlots {
-    private var base: UnsafeMutablePointer<Any>?
+    @usableFromInline
+    private(set) var base: UnsafeMutablePointer<Any>?
+    @usableFromInline
     private(set) var count = 0
 
     /// No slots yet.
@@ -51,6 +54,36 @@ struct ModelSlots {
             base.unsafelyUnwrapped[index] = newValue
         }
     }
+
+    /// The value in a slot when the slot holds exactly a `Value` kept inside the slot itself; nil for anything
+    /// else (a marker, another type, a value the run time boxed), which `subscript` and a cast have to read.
+    ///
+    /// Model accessors read through here, inlined into the model's module and specialized for the property's type:
+    /// a read is a comparison of the slot's type with `Value` and a load, where reading the slot as `Any` and
+    /// opening it copied and destroyed the whole existential and called the type's value witnesses.
+    ///
+    /// An `Any` is three words of value buffer followed by the type's metadata. The run time keeps a value in the
+    /// buffer, rather than in a box it points to, exactly when the value fits the buffer's size and alignment and
+    /// is bitwise takable (the ABI's "inline storage"); those are compile-time facts of a specialized `Value`.
+    @inlinable
+    func inlineValue<Value>(at index: Int, as type: Value.Type) -> Value? {
+        guard
+            MemoryLayout<Value>.size <= Self.bufferSize, MemoryLayout<Value>.alignment <= Self.bufferAlignment,
+            _isBitwiseTakable(Value.self), index >= 0, index < count
+        else { return nil }
+        let slot = UnsafeRawPointer(base.unsafelyUnwrapped + index)
+        let held = slot.load(fromByteOffset: Self.bufferSize, as: UnsafeRawPointer.self)
+        guard held == unsafeBitCast(Value.self, to: UnsafeRawPointer.self) else { return nil }
+        return slot.load(as: Value.self)
+    }
+
+    /// The size of an `Any`'s value buffer, which its type's metadata pointer follows.
+    @usableFromInline
+    static var bufferSize: Int { 3 * MemoryLayout<UnsafeRawPointer>.size }
+
+    /// The alignment of an `Any`'s value buffer.
+    @usableFromInline
+    static var bufferAlignment: Int { MemoryLayout<UnsafeRawPointer>.alignment }
 
     /// Makes `total` slots: the current values first, then `filler` in the new ones.
     mutating func grow(to total: Int, filling filler: Any) {

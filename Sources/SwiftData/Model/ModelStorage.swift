@@ -22,6 +22,7 @@ class ModelStorage {
     /// to its own (see `adoptEntity(_:)`).
     @exclusivity(unchecked) final var entity: Schema.Entity
     /// One slot per persisted property, in `entity.properties` order.
+    @usableFromInline
     @exclusivity(unchecked) final var values = ModelSlots()
     @exclusivity(unchecked) final var identifier: PersistentIdentifier
     final weak var context: ModelContext?
@@ -112,8 +113,15 @@ class ModelStorage {
     /// The value of a slot as `Value`. A slot that holds exactly a `Value`, the common case, is read with one look
     /// at its type; markers (unset, faults, unloaded relationships, unfetched attributes) and values that need a
     /// conversion go through `value(at:)` and `as!`.
-    @inline(__always)
+    @inlinable
     final func value<Value>(at index: Int, as type: Value.Type) -> Value {
+        if let value = values.inlineValue(at: index, as: Value.self) { return value }
+        return convertedValue(at: index, as: Value.self)
+    }
+
+    /// `value(at:as:)` for a slot whose value the slots could not hand out directly.
+    @usableFromInline
+    final func convertedValue<Value>(at index: Int, as type: Value.Type) -> Value {
         guard index < values.count else { return exactCast(value(at: index), to: Value.self) }
         // No optional result: in code that is not specialized, `Value?` would be a metadata lookup per read.
         func open<Contained>(_ contained: Contained) -> Value {
@@ -123,6 +131,11 @@ class ModelStorage {
         }
         return _openExistential(values[index], do: open)
     }
+
+    /// True when `slot` is the slot of the property at `key`, as `@Model` numbered it; accessors check it in debug
+    /// builds.
+    @usableFromInline
+    final func isSlot(_ slot: Int, of key: AnyKeyPath) -> Bool { slot == entity.index(of: key) }
 
     /// The value of a slot, loading a relationship that is not loaded yet.
     final func value(at index: Int) -> Any {
@@ -185,6 +198,7 @@ class ModelStorage {
     // MARK: - Writing
 
     /// Sets an attribute slot and records the change.
+    @usableFromInline
     final func setAttribute(at index: Int, to newValue: Any) {
         guard !isAwaitingRow else { return }
         ensureSlots()
@@ -194,7 +208,9 @@ class ModelStorage {
 
     /// Records, with the context's undo manager, how to put a slot back to its current value.
     private func registerUndo(at index: Int) {
-        guard let undoManager = context?.undoManager, model != nil, !isDeleted else { return }
+        // `model` first: a model's initializer sets every property before the model is bound, and reading the
+        // weak `context` costs more than the rest of such a write.
+        guard model != nil, !isDeleted, let undoManager = context?.undoManager else { return }
         let oldValue = value(at: index)
         let isRelationship = entity.storedProperties[index].isRelationship
         undoManager.registerUndo(withTarget: self) { storage in
@@ -359,6 +375,7 @@ class ModelStorage {
 
 extension ModelStorage {
     /// SwiftData's backing data behind `backing`, or nil for backing data of another kind.
+    @inlinable
     static func behind<Model>(_ backing: any BackingData<Model>) -> ModelStorage? {
         // Only `DefaultBackingData`, a `ModelStorage`, returns an object here.
         backing._swiftDataStorage.map { unsafeDowncast($0, to: ModelStorage.self) }

@@ -6,6 +6,10 @@
 
 extension PersistentModel {
     /// `getValue(forKey:)`, for `@Model`'s accessors, which know the property's slot.
+    ///
+    /// Inlined into the model's module, where it is specialized for the property's type: an attribute read is
+    /// then a type comparison and a load (see `ModelSlots.inlineValue(at:as:)`).
+    @inlinable
     public func _getValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int) -> Value where Value: Decodable {
         guard let storage = modelStorage(of: persistentBackingData, slot: slot, key: key) else {
             return getValue(forKey: key)
@@ -30,6 +34,10 @@ extension PersistentModel {
     }
 
     /// `setValue(forKey:to:)`, for `@Model`'s accessors, which know the property's slot.
+    ///
+    /// Inlined into the model's module, where the new value is put in an `Any` for its known type rather than
+    /// through the run time's generic conversion.
+    @inlinable
     public func _setValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int, to newValue: Value)
     where Value: Encodable {
         guard let storage = modelStorage(of: persistentBackingData, slot: slot, key: key) else {
@@ -58,7 +66,8 @@ extension PersistentModel {
 }
 
 /// `backingData.setValue(forKey:to:)` for the initial value of an attribute, which `@Model`'s `init` accessors
-/// store before the model exists.
+/// store before the model exists. Inlined into the model's module, like `_setValue(forKey:slot:to:)`.
+@inlinable
 public func _setInitialValue<Model: PersistentModel, Value: Encodable>(
     of backingData: any BackingData<Model>,
     slot: Int,
@@ -103,13 +112,13 @@ public func _setInitialValue<Model: PersistentModel, Value, OtherModel>(
 
 /// SwiftData's backing data behind `backingData`, or nil for backing data of another kind. Debug builds check that
 /// `slot` is the slot of `key`.
-@inline(__always)
-private func modelStorage<Model: PersistentModel, Value>(
+@inlinable
+func modelStorage<Model: PersistentModel, Value>(
     of backingData: any BackingData<Model>,
     slot: Int,
     key: KeyPath<Model, Value>
 ) -> ModelStorage? {
     guard let storage = ModelStorage.behind(backingData) else { return nil }
-    assert(slot == storage.entity.index(of: key), "\(key) is not in slot \(slot) of \(storage.entity.name)")
+    assert(storage.isSlot(slot, of: key), "\(key) is not in slot \(slot) of its entity")
     return storage
 }

@@ -71,4 +71,41 @@ import Testing
         }
         #expect(made == nil)
     }
+
+    /// Three words: the largest value an `Any` keeps in itself.
+    private struct ThreeWords: Equatable { var a = 1, b = 2, c = 3 }
+    /// Four words: an `Any` keeps it in a box.
+    private struct FourWords: Equatable { var a = 1, b = 2, c = 3, d = 4 }
+    /// A weak reference, which may keep the run time from moving the value bit by bit.
+    private struct WeakHolder { weak var object: Tracked? }
+
+    @Test func slotsHandOutValuesTheyHoldInPlaceAndLeaveEverythingElseToACast() {
+        let object = Tracked()
+        let date = Date(timeIntervalSinceReferenceDate: 12.5)
+        let id = UUID()
+        let initial: [Any] = [
+            7, "a string longer than fifteen bytes", date, id, ThreeWords(), FourWords(), object, Int32(3),
+            Optional("wrapped") as Any, ModelStorage.Unset(), WeakHolder(object: object),
+        ]
+        var slots = ModelSlots(count: initial.count) { initial[$0] }
+        defer { slots.release() }
+
+        #expect(slots.inlineValue(at: 0, as: Int.self) == 7)
+        #expect(slots.inlineValue(at: 1, as: String.self) == "a string longer than fifteen bytes")
+        #expect(slots.inlineValue(at: 2, as: Date.self) == date)
+        #expect(slots.inlineValue(at: 3, as: UUID.self) == id)
+        #expect(slots.inlineValue(at: 4, as: ThreeWords.self) == ThreeWords())
+        #expect(slots.inlineValue(at: 6, as: Tracked.self) === object)
+        // A boxed value, another type, an optional asked for as its wrapped type, a marker and a slot out of range
+        // are left to the caller.
+        #expect(slots.inlineValue(at: 5, as: FourWords.self) == nil)
+        #expect(slots.inlineValue(at: 7, as: Int.self) == nil)
+        #expect(slots.inlineValue(at: 8, as: String.self) == nil)
+        #expect(slots.inlineValue(at: 8, as: String?.self) == "wrapped")
+        #expect(slots.inlineValue(at: 9, as: Int.self) == nil)
+        #expect(slots.inlineValue(at: initial.count, as: Int.self) == nil)
+        #expect(slots.inlineValue(at: -1, as: Int.self) == nil)
+        // Whether the run time keeps this one in place or boxed, what comes back is the value itself.
+        if let holder = slots.inlineValue(at: 10, as: WeakHolder.self) { #expect(holder.object === object) }
+    }
 }
