@@ -20,7 +20,8 @@
     conformances: Observable, PersistentModel, Sendable,
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init),
     named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation),
-    named(_$swiftDataWithMutation), named(_$swiftDataFlushPending), named(_SwiftDataRoot)
+    named(_$swiftDataWithMutation), named(_$swiftDataFlushPending), named(_SwiftDataRoot),
+    named(_$swiftDataStorage)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: Observable, PersistentModel, Sendable)

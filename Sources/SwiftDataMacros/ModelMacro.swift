@@ -8,7 +8,9 @@ public import SwiftSyntaxMacros
 /// The expansion follows the shape of Apple's: stored properties get `@_PersistedProperty` (accessors over the
 /// backing data with Observation calls), and the class gets `_$backingData`, `persistentBackingData`,
 /// `schemaMetadata`, `init(backingData:)`, an observation registrar and the `PersistentModel` and `Observable`
-/// conformances. `Sendable` is marked unavailable, with Apple's message.
+/// conformances. `Sendable` is marked unavailable, with Apple's message. Where Apple's `_$backingData` holds the
+/// backing data itself, ours is a `_ModelBacking` that also keeps the SwiftData storage behind it, which the
+/// accessors reach through `_$swiftDataStorage` without copying the backing data's existential.
 public enum ModelMacro {}
 
 // MARK: - Member
@@ -71,16 +73,21 @@ extension ModelMacro: MemberMacro {
         return rootAlias + [
             """
             @Transient @exclusivity(unchecked)
-            \(raw: storageAccess)var _$backingData: any SwiftData.BackingData<\(raw: typeName)> = \(raw: typeName).createBackingData()
+            \(raw: storageAccess)var _$backingData = SwiftData._ModelBacking<\(raw: typeName)>(\(raw: typeName).createBackingData())
             """,
             """
             \(raw: access)var persistentBackingData: any SwiftData.BackingData<\(raw: typeName)> {
                 get {
-                    _$backingData
+                    _$backingData.backingData
                 }
                 set {
-                    _$backingData = newValue
+                    _$backingData = SwiftData._ModelBacking(newValue)
                 }
+            }
+            """,
+            """
+            \(raw: access)var _$swiftDataStorage: AnyObject? {
+                _$backingData.object
             }
             """,
             """

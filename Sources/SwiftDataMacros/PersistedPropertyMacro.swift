@@ -71,7 +71,7 @@ extension PersistedPropertyMacro: AccessorMacro {
         return accessors(
             name: name,
             keyPath: keyPath,
-            initial: "_$backingData.\(set)(forKey: \\.\(name), to: initialValue)",
+            initial: "_$backingData.backingData.\(set)(forKey: \\.\(name), to: initialValue)",
             read: "self.\(get)(forKey: keyPath)",
             write: "self.\(set)(forKey: keyPath, to: newValue)"
         )

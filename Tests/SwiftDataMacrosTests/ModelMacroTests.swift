@@ -65,15 +65,19 @@ import Testing
                     }
 
                     @exclusivity(unchecked)
-                    private var _$backingData: any SwiftData.BackingData<Note> = Note.createBackingData()
+                    private var _$backingData = SwiftData._ModelBacking<Note>(Note.createBackingData())
 
                     var persistentBackingData: any SwiftData.BackingData<Note> {
                         get {
-                            _$backingData
+                            _$backingData.backingData
                         }
                         set {
-                            _$backingData = newValue
+                            _$backingData = SwiftData._ModelBacking(newValue)
                         }
+                    }
+
+                    var _$swiftDataStorage: AnyObject? {
+                        _$backingData.object
                     }
 
                     static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {

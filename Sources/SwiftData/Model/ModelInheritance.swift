@@ -11,7 +11,7 @@ public enum _PendingValue<Value> {
 }
 
 /// The value of a `@Model` subclass's property.
-public func _subclassValue<Model, Root, Value>(_ backing: any BackingData<Model>, forKey key: KeyPath<Root, Value>)
+public func _subclassValue<Model, Root, Value>(_ backing: _ModelBacking<Model>, forKey key: KeyPath<Root, Value>)
     -> Value
 {
     let storage = ModelStorage.of(backing)
@@ -20,7 +20,7 @@ public func _subclassValue<Model, Root, Value>(_ backing: any BackingData<Model>
 
 /// Sets a `@Model` subclass's property.
 public func _setSubclassValue<Model, Root, Value>(
-    _ backing: any BackingData<Model>,
+    _ backing: _ModelBacking<Model>,
     forKey key: KeyPath<Root, Value>,
     to newValue: Value
 ) {

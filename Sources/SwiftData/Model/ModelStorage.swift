@@ -381,9 +381,24 @@ extension ModelStorage {
         backing._swiftDataStorage.map { unsafeDowncast($0, to: ModelStorage.self) }
     }
 
-    /// SwiftData's backing data behind `backing`, which must be SwiftData's.
-    static func of<Model>(_ backing: any BackingData<Model>) -> ModelStorage {
-        guard let storage = behind(backing) else {
+    /// SwiftData's backing data behind a model, or nil for backing data of another kind.
+    @inlinable
+    static func behind(_ model: some PersistentModel) -> ModelStorage? {
+        // Only SwiftData's backing data has an object here (see `_ModelBacking`).
+        model._$swiftDataStorage.map { unsafeDowncast($0, to: ModelStorage.self) }
+    }
+
+    /// SwiftData's backing data behind a model, which must be SwiftData's.
+    static func of<Model: PersistentModel>(_ model: Model) -> ModelStorage {
+        guard let storage = behind(model) else {
+            preconditionFailure("\(Model.self) uses a BackingData that SwiftData did not create")
+        }
+        return storage
+    }
+
+    /// SwiftData's backing data behind the backing data a `@Model` subclass reaches through its root class.
+    static func of<Model>(_ backing: _ModelBacking<Model>) -> ModelStorage {
+        guard let storage = backing.storage else {
             preconditionFailure("\(Model.self) uses a BackingData that SwiftData did not create")
         }
         return storage

@@ -11,9 +11,7 @@ extension PersistentModel {
     /// then a type comparison and a load (see `ModelSlots.inlineValue(at:as:)`).
     @inlinable
     public func _getValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int) -> Value where Value: Decodable {
-        guard let storage = modelStorage(of: persistentBackingData, slot: slot, key: key) else {
-            return getValue(forKey: key)
-        }
+        guard let storage = modelStorage(of: self, slot: slot, key: key) else { return getValue(forKey: key) }
         return storage.value(at: slot, as: Value.self)
     }
 
@@ -40,7 +38,7 @@ extension PersistentModel {
     @inlinable
     public func _setValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int, to newValue: Value)
     where Value: Encodable {
-        guard let storage = modelStorage(of: persistentBackingData, slot: slot, key: key) else {
+        guard let storage = modelStorage(of: self, slot: slot, key: key) else {
             return setValue(forKey: key, to: newValue)
         }
         storage.setAttribute(at: slot, to: newValue)
@@ -69,56 +67,53 @@ extension PersistentModel {
 /// store before the model exists. Inlined into the model's module, like `_setValue(forKey:slot:to:)`.
 @inlinable
 public func _setInitialValue<Model: PersistentModel, Value: Encodable>(
-    of backingData: any BackingData<Model>,
+    of backing: _ModelBacking<Model>,
     slot: Int,
     forKey key: KeyPath<Model, Value>,
     to newValue: Value
 ) {
-    guard let storage = modelStorage(of: backingData, slot: slot, key: key) else {
-        return backingData.setValue(forKey: key, to: newValue)
-    }
+    guard let storage = backing.storage else { return backing.backingData.setValue(forKey: key, to: newValue) }
+    assert(storage.isSlot(slot, of: key), "\(key) is not in slot \(slot) of its entity")
     storage.setAttribute(at: slot, to: newValue)
 }
 
 /// `backingData.setValue(forKey:to:)` for the initial value of a to-one relationship that is not optional.
 public func _setInitialValue<Model: PersistentModel, Value: PersistentModel>(
-    of backingData: any BackingData<Model>,
+    of backing: _ModelBacking<Model>,
     slot: Int,
     forKey key: KeyPath<Model, Value>,
     to newValue: Value
 ) {
-    backingData.setValue(forKey: key, to: newValue)
+    backing.backingData.setValue(forKey: key, to: newValue)
 }
 
 /// `backingData.setValue(forKey:to:)` for the initial value of an optional to-one relationship.
 public func _setInitialValue<Model: PersistentModel, Value: PersistentModel>(
-    of backingData: any BackingData<Model>,
+    of backing: _ModelBacking<Model>,
     slot: Int,
     forKey key: KeyPath<Model, Value?>,
     to newValue: Value?
 ) {
-    backingData.setValue(forKey: key, to: newValue)
+    backing.backingData.setValue(forKey: key, to: newValue)
 }
 
 /// `backingData.setValue(forKey:to:)` for the initial value of a to-many relationship.
 public func _setInitialValue<Model: PersistentModel, Value, OtherModel>(
-    of backingData: any BackingData<Model>,
+    of backing: _ModelBacking<Model>,
     slot: Int,
     forKey key: KeyPath<Model, Value>,
     to newValue: Value
 ) where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
-    backingData.setValue(forKey: key, to: newValue)
+    backing.backingData.setValue(forKey: key, to: newValue)
 }
 
-/// SwiftData's backing data behind `backingData`, or nil for backing data of another kind. Debug builds check that
+/// SwiftData's backing data behind `model`, or nil for backing data of another kind. Debug builds check that
 /// `slot` is the slot of `key`.
 @inlinable
-func modelStorage<Model: PersistentModel, Value>(
-    of backingData: any BackingData<Model>,
-    slot: Int,
-    key: KeyPath<Model, Value>
-) -> ModelStorage? {
-    guard let storage = ModelStorage.behind(backingData) else { return nil }
+func modelStorage<Model: PersistentModel, Value>(of model: Model, slot: Int, key: KeyPath<Model, Value>)
+    -> ModelStorage?
+{
+    guard let storage = ModelStorage.behind(model) else { return nil }
     assert(storage.isSlot(slot, of: key), "\(key) is not in slot \(slot) of its entity")
     return storage
 }
