@@ -151,7 +151,9 @@ extension ModelContext {
             storage.isDeleted = true
             storage.context = nil
         }
-        registered.reserveCapacity(registered.count + inserted.models.count)
+        // No room is reserved in the registry up front: most inserted models of a large save are released with
+        // it (see below), and a table for all of them cost more than growing it for the ones that stay.
+        var hasUnregisteredInserts = false
         for (store, storages, keys) in savedInserts {
             for (storage, key) in zip(storages, keys) {
                 guard let model = storage.model, !deletions.contains(model) else { continue }
@@ -159,9 +161,10 @@ extension ModelContext {
                 storage.identifier = identifier
                 storage.commit()
                 // Without uniqueness constraints the row is new, and its key was never given before, so no model
-                // of it can be registered; with them, the save may have upserted a row a registered model shows.
+                // of it can be registered; such models are registered below, if they outlive the save. With them,
+                // the save may have upserted a row a registered model shows.
                 if storage.entity.uniquenessConstraints.isEmpty {
-                    registered.insertNew(storage)
+                    hasUnregisteredInserts = true
                 } else if let previous = registered.insert(storage)?.model,
                     previous !== model
                 {
@@ -173,6 +176,15 @@ extension ModelContext {
                     changed.remove(previous)
                 }
                 insertedIDs.append(identifier)
+            }
+        }
+        // A model only this context holds is released when the inserted list is, right below: registering it
+        // would only have it unregister itself at once (an import of 100,000 models spent a twentieth of its time
+        // on that). The models something else holds are registered, so fetches find them.
+        if hasUnregisteredInserts {
+            inserted.forEachHeldElsewhere { model in
+                let storage = model.storage
+                if storage.isSaved, !storage.isRegistered { registered.insertNew(storage) }
             }
         }
         // Models whose only change was losing a deleted model are now as stored, as are the updated ones.

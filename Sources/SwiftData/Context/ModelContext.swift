@@ -322,6 +322,25 @@ struct OrderedModels {
         if identities != nil { guard identities!.remove(ObjectIdentifier(model)) != nil else { return } }
         models.removeAll { $0 === model }
     }
+
+    /// Calls `body` with each model that something besides this list holds, in order: the others are released
+    /// with the list.
+    ///
+    /// Each model's reference count is read where the list keeps it, since copying the model out to look would
+    /// itself add a reference. A list whose storage another array shares (a caller's `insertedModelsArray`) is
+    /// copied first, which counts that array's references too.
+    mutating func forEachHeldElsewhere(_ body: (any PersistentModel) -> Void) {
+        models.withUnsafeMutableBufferPointer { buffer in
+            for index in buffer.indices {
+                // A class-bound existential begins with its object reference (the ABI's class existential
+                // container), so that word can be looked at as an `AnyObject` in place.
+                let isOnlyReference = UnsafeMutableRawPointer(buffer.baseAddress! + index).withMemoryRebound(
+                    to: AnyObject.self, capacity: 1
+                ) { isKnownUniquelyReferenced(&$0.pointee) }
+                if !isOnlyReference { body(buffer[index]) }
+            }
+        }
+    }
 }
 
 extension ModelContext {

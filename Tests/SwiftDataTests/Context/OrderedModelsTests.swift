@@ -37,4 +37,25 @@ import Testing
         list.append(pet)
         #expect(list.models.count == 1)
     }
+
+    @Test func theModelsHeldElsewhereAreTheOnesSomethingElseReferences() {
+        var list = OrderedModels()
+        for number in 0..<4 { list.appendNew(Pet(name: "pet \(number)")) }
+        let held = list.models[1]
+        let alsoHeld = [list.models[3]]
+        var seen: [ObjectIdentifier] = []
+        list.forEachHeldElsewhere { seen.append(ObjectIdentifier($0)) }
+        // Every model held elsewhere is reported, in order. Unoptimized builds may report the others too: the
+        // compiler keeps extra references to them there, which an optimized build does not.
+        #expect(
+            seen.filter { $0 == ObjectIdentifier(held) || $0 == ObjectIdentifier(alsoHeld[0]) }
+                == [ObjectIdentifier(held), ObjectIdentifier(alsoHeld[0])])
+        #expect(seen == list.models.map { ObjectIdentifier($0) }.filter(seen.contains))
+
+        // An array sharing the list's storage holds every model.
+        let shared = list.models
+        seen = []
+        list.forEachHeldElsewhere { seen.append(ObjectIdentifier($0)) }
+        #expect(seen == shared.map { ObjectIdentifier($0) })
+    }
 }

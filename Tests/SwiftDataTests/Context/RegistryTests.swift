@@ -126,3 +126,50 @@ import Testing
         #expect(reread.livingAccommodation?.name == "Cabin")
     }
 }
+
+/// A save registers the inserted models something still holds, so fetches find those instances; the ones only the
+/// context held are released with its list of inserts.
+@Suite struct SavedInsertRegistrationTests {
+    @Test func insertedModelsHeldAfterTheSaveAreRegisteredAndTheOthersReleased() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let context = ModelContext(container)
+        let heldByVariable = Trip(name: "variable", destination: "d")
+        context.insert(heldByVariable)
+        let heldByRelationship = BucketListItem(title: "linked")
+        heldByVariable.bucketList = [heldByRelationship]
+        weak var released: Trip?
+        do {
+            let trip = Trip(name: "released", destination: "d")
+            context.insert(trip)
+            released = trip
+        }
+        try context.save()
+
+        #expect(released == nil)
+        let variableFound: Trip? = context.registeredModel(for: heldByVariable.persistentModelID)
+        let relationshipFound: BucketListItem? = context.registeredModel(for: heldByRelationship.persistentModelID)
+        #expect(variableFound === heldByVariable)
+        #expect(relationshipFound === heldByRelationship)
+        // The fetch gives back the held instance and a new one for the released row, with its values.
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.name) == ["released", "variable"])
+        #expect(trips[1] === heldByVariable)
+    }
+
+    @Test func insertedModelsHeldOnlyThroughTheInsertedModelsArrayAreRegistered() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let context = ModelContext(container)
+        context.insert(Trip(name: "a", destination: "d"))
+        context.insert(Trip(name: "b", destination: "d"))
+        // The array shares its storage with the context's list of inserts.
+        let pending = context.insertedModelsArray
+        try context.save()
+
+        for model in pending {
+            let found: Trip? = context.registeredModel(for: model.persistentModelID)
+            #expect(found === model)
+        }
+        let fetched = try context.fetch(FetchDescriptor<Trip>())
+        #expect(Set(fetched.map(ObjectIdentifier.init)) == Set(pending.map { ObjectIdentifier($0) }))
+    }
+}
