@@ -63,3 +63,16 @@ struct RawItem {
     var value: Double
     var date: Date
 }
+
+/// A parent row read raw, with its children: what `BenchParent` is to the models.
+struct RawParent {
+    var id: Int64
+    var name: String
+    var children: [RawChild]
+}
+
+/// A child row read raw.
+struct RawChild {
+    var id: Int64
+    var value: Int
+}

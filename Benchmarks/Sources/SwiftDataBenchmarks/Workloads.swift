@@ -336,18 +336,36 @@ struct Workloads {
         }
         try setup.save()
 
+        // The same work raw: every parent read into a structure holding its children's structures, then every
+        // child touched through its parent.
         let raw = try harness.median {
-            var names: [Int64: String] = [:]
+            var parents: [RawParent] = []
+            var positions: [Int64: Int] = [:]
             let parentStatement = db.prepare("SELECT id, name FROM parents")
             while sqlite3_step(parentStatement) == SQLITE_ROW {
-                names[sqlite3_column_int64(parentStatement, 0)] = db.text(parentStatement, 1)
+                let id = sqlite3_column_int64(parentStatement, 0)
+                positions[id] = parents.count
+                parents.append(RawParent(id: id, name: db.text(parentStatement, 1), children: []))
             }
             sqlite3_finalize(parentStatement)
-            var total = 0
-            let childStatement = db.prepare("SELECT parent, value FROM children ORDER BY parent")
-            while sqlite3_step(childStatement) == SQLITE_ROW { total &+= Int(sqlite3_column_int64(childStatement, 1)) }
+            let childStatement = db.prepare("SELECT id, value, parent FROM children ORDER BY parent")
+            var lastParent: Int64 = -1
+            var position = 0
+            while sqlite3_step(childStatement) == SQLITE_ROW {
+                let parent = sqlite3_column_int64(childStatement, 2)
+                if parent != lastParent {
+                    lastParent = parent
+                    position = positions[parent]!
+                }
+                parents[position].children.append(
+                    RawChild(
+                        id: sqlite3_column_int64(childStatement, 0), value: Int(sqlite3_column_int64(childStatement, 1))
+                    ))
+            }
             sqlite3_finalize(childStatement)
-            blackHole((names.count, total))
+            var total = 0
+            for parent in parents { for child in parent.children { total &+= child.value } }
+            blackHole(total)
         }
         let lazy = try harness.median {
             let context = ModelContext(container)

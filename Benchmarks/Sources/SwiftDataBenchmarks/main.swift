@@ -1,5 +1,5 @@
-import SwiftData
 import Foundation
+import SwiftData
 
 // swiftdata-bench [--quick] [--json FILE] [--check]
 //
@@ -69,7 +69,8 @@ if check {
 @inline(never) func saveAll(_ context: ModelContext) throws { try context.save() }
 if arguments.contains("--set-cost") {
     let directory = scratchDirectory()
-    let container = try ModelContainer(for: BenchItem.self, configurations: ModelConfiguration(url: directory.appendingPathComponent("t.store")))
+    let container = try ModelContainer(
+        for: BenchItem.self, configurations: ModelConfiguration(url: directory.appendingPathComponent("t.store")))
     let writer = ModelContext(container)
     for number in 0..<5_000 { writer.insert(BenchItem(number: number)) }
     try writer.save()

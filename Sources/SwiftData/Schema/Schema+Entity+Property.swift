@@ -18,6 +18,9 @@ extension Schema.Entity {
         /// `nil` of the property's type, for optional properties.
         let noneValue: Any
         private let optionalType: (any OptionalValue.Type)?
+        /// The property's type as a collection of models, for to-many relationships; looked up once, as the cast
+        /// is a search of the type's conformances.
+        private let collectionType: (any ModelCollectionValue.Type)?
         /// True for attributes declared with `.externalStorage`. Stored, since every save asks it of every value.
         let usesExternalStorage: Bool
         /// True for attributes stored as a composite (one column per leaf), optional or not.
@@ -33,6 +36,7 @@ extension Schema.Entity {
             self.optionalType = valueType as? any OptionalValue.Type
             self.isOptional = optionalType != nil
             self.noneValue = optionalType?.noneValue ?? ()
+            self.collectionType = valueType as? any ModelCollectionValue.Type
 
             let unwrapped = unwrappedValueType(valueType)
             let destinationType: (any PersistentModel.Type)?
@@ -105,12 +109,13 @@ extension Schema.Entity {
 
         /// A to-many value of this property's type holding the given models.
         func makeCollection(_ models: [any PersistentModel]) -> Any {
-            guard let collection = valueType as? any ModelCollectionValue.Type else { return models }
-            return collection.makeValue(models)
+            guard let collectionType else { return models }
+            return collectionType.makeValue(models)
         }
 
         /// The models a relationship value refers to.
         func relatedModels(in value: Any) -> [any PersistentModel] {
+            if let elements = collectionType?.modelElements(in: value) { return elements }
             if let collection = value as? any ModelCollectionValue { return collection.modelElements }
             if let model = unwrappedValue(value) as? any PersistentModel { return [model] }
             return []

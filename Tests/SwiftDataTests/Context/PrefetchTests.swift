@@ -4,16 +4,17 @@ import Testing
 @testable import SwiftData
 
 @Suite struct PrefetchTests {
-    /// 1,000 trips with 10 bucket-list items each, tagged with one of 5 tags, saved and read by a fresh context.
-    func seededContainer() throws -> ModelContainer {
+    /// `trips` trips (1,000) with `items` bucket-list items each (10), tagged with one of `tags` tags (5), saved and
+    /// read by a fresh context.
+    func seededContainer(trips: Int = 1_000, items: Int = 10, tags tagCount: Int = 5) throws -> ModelContainer {
         let container = try makeInMemoryContainer(Trip.self)
         let context = ModelContext(container)
-        let tags = (0..<5).map { TripTag(label: "tag\($0)") }
-        for number in 0..<1_000 {
+        let tags = (0..<tagCount).map { TripTag(label: "tag\($0)") }
+        for number in 0..<trips {
             let trip = Trip(name: "trip\(number)", destination: "d")
             context.insert(trip)
-            trip.bucketList = (0..<10).map { BucketListItem(title: "item\(number)-\($0)") }
-            trip.tags = [tags[number % 5]]
+            trip.bucketList = (0..<items).map { BucketListItem(title: "item\(number)-\($0)") }
+            trip.tags = [tags[number % tagCount]]
             trip.livingAccommodation = LivingAccommodation(name: "hotel\(number)", address: "a")
         }
         try context.save()
@@ -77,6 +78,28 @@ import Testing
 }
 
 extension PrefetchTests {
+    /// More owners than one prefetch query serves: their related models are read 1,000 owners at a time, through
+    /// an inverse foreign key and through a join table, and every owner gets exactly its own.
+    @Test func prefetchingManyModelsReadsTheirRelationshipsAThousandOwnersAtATime() throws {
+        let container = try seededContainer(trips: 2_500, items: 2, tags: 3)
+        let context = ModelContext(container)
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        descriptor.relationshipKeyPathsForPrefetching = [\.bucketList, \.tags]
+        var trips: [Trip] = []
+        let count = try statements(container) { trips = try context.fetch(descriptor) }
+        // The trips; three batches of items; three batches of tag links, and the tags once (the later batches find
+        // them registered).
+        #expect(count == 1 + 3 + 3 + 1)
+        let reads = statements(container) {
+            for trip in trips {
+                let number = trip.name.dropFirst("trip".count)
+                #expect(trip.bucketList.map(\.title).sorted() == ["item\(number)-0", "item\(number)-1"])
+                #expect(trip.tags.map(\.label) == ["tag\(Int(number)! % 3)"])
+            }
+        }
+        #expect(reads == 0)
+    }
+
     /// Models of the fetch that were released are skipped, and so are those that already loaded the relationship:
     /// every kept trip still gets exactly its own items.
     @Test func batchesSkipReleasedAndLoadedModels() throws {
