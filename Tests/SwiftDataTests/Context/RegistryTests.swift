@@ -38,9 +38,12 @@ import Testing
             if let found { #expect(found.persistentModelID == id) }
         }
         let keptItemIDs = Set(keptItems.map(\.persistentModelID))
-        for id in itemIDs {
-            let found: BucketListItem? = context.registeredModel(for: id)
-            #expect((found != nil) == keptItemIDs.contains(id))
+        // Kept to the end of the checks: an optimized build may release a variable after its last use.
+        withExtendedLifetime(keptItems) {
+            for id in itemIDs {
+                let found: BucketListItem? = context.registeredModel(for: id)
+                #expect((found != nil) == keptItemIDs.contains(id))
+            }
         }
         // A fetch gives back the kept instances and new ones for the released rows.
         let again = try context.fetch(FetchDescriptor<Trip>())
