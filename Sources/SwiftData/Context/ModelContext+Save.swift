@@ -151,8 +151,14 @@ extension ModelContext {
             storage.isDeleted = true
             storage.context = nil
         }
-        // No room is reserved in the registry up front: most inserted models of a large save are released with
-        // it (see below), and a table for all of them cost more than growing it for the ones that stay.
+        // Room is reserved up front only for models of entities with uniqueness constraints, which are all
+        // registered (100,000 upserts took 210–283 ms growing the table as they went, 218–221 ms with it
+        // reserved). The others are mostly released with a large save (see below), and a table for all of them
+        // cost more than growing it for the ones that stay.
+        let constrainedInserts = savedInserts.reduce(0) { count, saved in
+            count + saved.storages.count { !$0.entity.uniquenessConstraints.isEmpty }
+        }
+        registered.reserveCapacity(registered.count + constrainedInserts)
         var hasUnregisteredInserts = false
         for (store, storages, keys) in savedInserts {
             for (storage, key) in zip(storages, keys) {
