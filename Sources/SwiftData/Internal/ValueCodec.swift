@@ -178,6 +178,22 @@ indirect enum ValueCodec: @unchecked Sendable {
 
     // MARK: - Converting Values
 
+    /// The SQLite value of a slot that holds exactly this codec's type, for the common types, read where the slot
+    /// keeps it; nil for anything else, which `encode(_:)` handles.
+    ///
+    /// A save encodes every attribute of every row it writes: copying each slot out as an `Any` and casting it
+    /// back cost a retain, a release and a call to the type's value witnesses per value.
+    func encodedValue(inSlot index: Int, of slots: ModelSlots) -> SQLiteValue? {
+        switch self {
+        case .string: slots.inlineValue(at: index, as: String.self).map { .text($0) }
+        case .integer: slots.inlineValue(at: index, as: Int.self).map { .integer(Int64($0)) }
+        case .double: slots.inlineValue(at: index, as: Double.self).map { .real($0) }
+        case .bool: slots.inlineValue(at: index, as: Bool.self).map { .integer($0 ? 1 : 0) }
+        case .date: slots.inlineValue(at: index, as: Date.self).map { .real($0.timeIntervalSinceReferenceDate) }
+        default: nil
+        }
+    }
+
     /// The SQLite value for a Swift value of this codec's type.
     func encode(_ value: Any) throws -> SQLiteValue {
         switch self {

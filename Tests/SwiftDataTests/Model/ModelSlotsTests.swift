@@ -108,4 +108,21 @@ import Testing
         // Whether the run time keeps this one in place or boxed, what comes back is the value itself.
         if let holder = slots.inlineValue(at: 10, as: WeakHolder.self) { #expect(holder.object === object) }
     }
+
+    @Test func aSaveEncodesCommonValuesInPlaceExactlyAsItEncodesTheirCopies() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 1_234.5)
+        let initial: [Any] = ["text", 42, 2.5, true, date, Int32(7), ModelStorage.Unset()]
+        var slots = ModelSlots(count: initial.count) { initial[$0] }
+        defer { slots.release() }
+        let types: [any Any.Type] = [String.self, Int.self, Double.self, Bool.self, Date.self, Int32.self, Int.self]
+        for index in initial.indices.dropLast(2) {
+            let codec = try #require(ValueCodec.make(for: types[index]))
+            let inPlace = codec.encodedValue(inSlot: index, of: slots)
+            #expect(inPlace != nil)
+            #expect(inPlace == (try codec.encode(initial[index])))
+        }
+        // Another integer type and a marker are left to `encode(_:)`.
+        #expect(ValueCodec.make(for: Int32.self)!.encodedValue(inSlot: 5, of: slots) == nil)
+        #expect(ValueCodec.make(for: Int.self)!.encodedValue(inSlot: 6, of: slots) == nil)
+    }
 }

@@ -266,6 +266,11 @@ struct SQLiteSaveWriter {
         property: Schema.Entity.Property,
         to values: inout some ColumnValueSink
     ) throws {
+        if let encoded = property.codec?.encodedValue(inSlot: property.index, of: storage.values),
+            !property.usesExternalStorage
+        {
+            return try values.append(encoded)
+        }
         let value = storage.values[property.index]
         if property.relationshipInfo != nil {
             switch value {
