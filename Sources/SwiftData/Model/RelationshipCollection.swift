@@ -24,17 +24,6 @@ protocol ModelCollectionValue {
     static var elementType: any PersistentModel.Type { get }
 }
 
-extension ModelCollectionValue {
-    /// The models of `value` when it is exactly of this type, told by comparing metadata: a relationship slot holds
-    /// its declared type, and `as? any ModelCollectionValue` looked the conformance up on every call.
-    static func modelElements(in value: Any) -> [any PersistentModel]? {
-        func open<Held>(_ held: Held) -> [any PersistentModel]? {
-            Held.self == Self.self ? unsafeBitCast(held, to: Self.self).modelElements : nil
-        }
-        return _openExistential(value, do: open)
-    }
-}
-
 extension Array: ModelCollectionValue where Element: PersistentModel {
     var modelElements: [any PersistentModel] { self }
     static func makeValue(_ elements: [any PersistentModel]) -> Any { elements.map { exactCast($0, to: Element.self) } }

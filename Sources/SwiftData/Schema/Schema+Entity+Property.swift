@@ -115,7 +115,6 @@ extension Schema.Entity {
 
         /// The models a relationship value refers to.
         func relatedModels(in value: Any) -> [any PersistentModel] {
-            if let elements = collectionType?.modelElements(in: value) { return elements }
             if let collection = value as? any ModelCollectionValue { return collection.modelElements }
             if let model = unwrappedValue(value) as? any PersistentModel { return [model] }
             return []

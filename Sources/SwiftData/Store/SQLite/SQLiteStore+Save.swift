@@ -266,8 +266,8 @@ struct SQLiteSaveWriter {
         property: Schema.Entity.Property,
         to values: inout some ColumnValueSink
     ) throws {
-        if let encoded = property.codec?.encodedValue(inSlot: property.index, of: storage.values),
-            !property.usesExternalStorage
+        if !property.usesExternalStorage,
+            let encoded = property.codec?.encodedValue(inSlot: property.index, of: storage.values)
         {
             return try values.append(encoded)
         }
