@@ -146,17 +146,7 @@ extension ModelContext {
         // The row's values go straight into the new backing data's slots.
         let slots = try ModelSlots(count: entity.storedProperties.count) { index -> Any in
             let property = entity.storedProperties[index]
-            if let info = property.relationshipInfo {
-                guard case .foreignKey = info.storage, let range = layout.columnRangeByProperty[index] else {
-                    return ModelStorage.UnloadedRelationship()
-                }
-                guard case .integer(let key) = row.values[range.lowerBound] else {
-                    return ModelStorage.ToOneFault(target: nil)
-                }
-                let targetStore = try container.store(for: info.destination)
-                return ModelStorage.ToOneFault(
-                    target: targetStore.identifier(entityName: info.destination.name, primaryKey: key))
-            }
+            if property.isRelationship { return try storedRelationship(property, in: row, layout: layout) }
             guard let range = layout.columnRangeByProperty[index] else {
                 return property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset())
             }
@@ -172,6 +162,22 @@ extension ModelContext {
             deleted.append(model)
         }
         return model
+    }
+
+    /// A relationship slot's stored state in a row: a fault on the target the row's foreign key names, for a
+    /// to-one relationship stored in the row; not loaded for any other.
+    ///
+    /// - Throws: `SwiftDataError.configurationSchemaNotFoundInContainerSchema` when the target's entity has no store.
+    func storedRelationship(_ property: Schema.Entity.Property, in row: FetchedRow, layout: SQLiteTableLayout) throws
+        -> Any
+    {
+        guard let info = property.relationshipInfo, case .foreignKey = info.storage,
+            let range = layout.columnRangeByProperty[property.index]
+        else { return ModelStorage.UnloadedRelationship() }
+        guard case .integer(let key) = row.values[range.lowerBound] else { return ModelStorage.ToOneFault(target: nil) }
+        let targetStore = try container.store(for: info.destination)
+        return ModelStorage.ToOneFault(
+            target: targetStore.identifier(entityName: info.destination.name, primaryKey: key))
     }
 
     /// True when two values of an attribute store the same way, so replacing one with the other changes nothing.

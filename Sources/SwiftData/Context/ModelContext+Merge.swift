@@ -59,19 +59,8 @@ extension ModelStorage {
     final func resetRelationshipsToStored(from row: FetchedRow, layout: SQLiteTableLayout, context: ModelContext) {
         for property in entity.storedProperties where property.isRelationship && !changedSlots.contains(property.index)
         {
-            guard let info = property.relationshipInfo else { continue }
-            let fresh: Any
-            if case .foreignKey = info.storage, let range = layout.columnRangeByProperty[property.index] {
-                var target: PersistentIdentifier?
-                if case .integer(let key) = row.values[range.lowerBound],
-                    let store = try? context.container.store(for: info.destination)
-                {
-                    target = store.identifier(entityName: info.destination.name, primaryKey: key)
-                }
-                fresh = ToOneFault(target: target)
-            } else {
-                fresh = UnloadedRelationship()
-            }
+            let fresh =
+                (try? context.storedRelationship(property, in: row, layout: layout)) ?? ToOneFault(target: nil)
             setObserved(property.index, fresh)
         }
     }

@@ -151,27 +151,31 @@ extension ModelContext {
             storage.isDeleted = true
             storage.context = nil
         }
-        // Room is reserved up front only for models of entities with uniqueness constraints, which are all
-        // registered (100,000 upserts took 210–283 ms growing the table as they went, 218–221 ms with it
-        // reserved). The others are mostly released with a large save (see below), and a table for all of them
-        // cost more than growing it for the ones that stay.
-        let constrainedInserts = savedInserts.reduce(0) { count, saved in
-            count + saved.storages.count { !$0.entity.uniquenessConstraints.isEmpty }
-        }
-        registered.reserveCapacity(registered.count + constrainedInserts)
         var hasUnregisteredInserts = false
         for (store, storages, keys) in savedInserts {
+            // Room for a store's inserts is reserved when the first of an entity with uniqueness constraints comes,
+            // as those are all registered (100,000 upserts took 210–283 ms growing the table as they went, 218–221
+            // ms with it reserved). The others are mostly released with a large save (see below), and a table for
+            // all of them cost more than growing it for the ones that stay.
+            var isReserved = false
             for (storage, key) in zip(storages, keys) {
                 guard let model = storage.model, !deletions.contains(model) else { continue }
                 let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
                 storage.identifier = identifier
                 storage.commit()
+                insertedIDs.append(identifier)
                 // Without uniqueness constraints the row is new, and its key was never given before, so no model
                 // of it can be registered; such models are registered below, if they outlive the save. With them,
                 // the save may have upserted a row a registered model shows.
                 if storage.entity.uniquenessConstraints.isEmpty {
                     hasUnregisteredInserts = true
-                } else if let previous = registered.insert(storage)?.model,
+                    continue
+                }
+                if !isReserved {
+                    registered.reserveCapacity(registered.count + storages.count)
+                    isReserved = true
+                }
+                if let previous = registered.insert(storage)?.model,
                     previous !== model
                 {
                     // An upsert: the stored row now holds this model's values; the older instance shows them too.
@@ -181,7 +185,6 @@ extension ModelContext {
                     previous.storage.commit()
                     changed.remove(previous)
                 }
-                insertedIDs.append(identifier)
             }
         }
         // A model only this context holds is released when the inserted list is, right below: registering it

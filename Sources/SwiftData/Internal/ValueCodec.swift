@@ -188,21 +188,27 @@ indirect enum ValueCodec: @unchecked Sendable {
         case .string: slots.inlineValue(at: index, as: String.self).map { .text($0) }
         case .integer: slots.inlineValue(at: index, as: Int.self).map { .integer(Int64($0)) }
         case .double: slots.inlineValue(at: index, as: Double.self).map { .real($0) }
-        case .bool: slots.inlineValue(at: index, as: Bool.self).map { .integer($0 ? 1 : 0) }
-        case .date: slots.inlineValue(at: index, as: Date.self).map { .real($0.timeIntervalSinceReferenceDate) }
+        case .bool: slots.inlineValue(at: index, as: Bool.self).map(Self.stored)
+        case .date: slots.inlineValue(at: index, as: Date.self).map(Self.stored)
         default: nil
         }
     }
+
+    /// How a `Bool` is stored: an integer, 1 or 0.
+    private static func stored(_ flag: Bool) -> SQLiteValue { .integer(flag ? 1 : 0) }
+
+    /// How a `Date` is stored: seconds since the reference date.
+    private static func stored(_ date: Date) -> SQLiteValue { .real(date.timeIntervalSinceReferenceDate) }
 
     /// The SQLite value for a Swift value of this codec's type.
     func encode(_ value: Any) throws -> SQLiteValue {
         switch self {
         case .string: return .text(exactCast(value, to: String.self))
-        case .bool: return .integer(exactCast(value, to: Bool.self) ? 1 : 0)
+        case .bool: return Self.stored(exactCast(value, to: Bool.self))
         case .integer(let encode, _): return .integer(encode(value))
         case .double: return .real(exactCast(value, to: Double.self))
         case .float: return .real(Double(exactCast(value, to: Float.self)))
-        case .date: return .real(exactCast(value, to: Date.self).timeIntervalSinceReferenceDate)
+        case .date: return Self.stored(exactCast(value, to: Date.self))
         case .data: return .blob([UInt8](exactCast(value, to: Data.self)))
         case .url: return .text(exactCast(value, to: URL.self).absoluteString)
         case .uuid: return .text(exactCast(value, to: UUID.self).uuidString)

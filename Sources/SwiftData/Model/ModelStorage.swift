@@ -389,18 +389,15 @@ extension ModelStorage {
     }
 
     /// SwiftData's backing data behind a model, which must be SwiftData's.
-    static func of<Model: PersistentModel>(_ model: Model) -> ModelStorage {
-        guard let storage = behind(model) else {
-            preconditionFailure("\(Model.self) uses a BackingData that SwiftData did not create")
-        }
-        return storage
-    }
+    static func of<Model: PersistentModel>(_ model: Model) -> ModelStorage { required(behind(model), of: Model.self) }
 
     /// SwiftData's backing data behind the backing data a `@Model` subclass reaches through its root class.
     static func of<Model>(_ backing: _ModelBacking<Model>) -> ModelStorage {
-        guard let storage = backing.storage else {
-            preconditionFailure("\(Model.self) uses a BackingData that SwiftData did not create")
-        }
+        required(backing.storage, of: Model.self)
+    }
+
+    private static func required(_ storage: ModelStorage?, of modelType: Any.Type) -> ModelStorage {
+        guard let storage else { preconditionFailure("\(modelType) uses a BackingData that SwiftData did not create") }
         return storage
     }
 }

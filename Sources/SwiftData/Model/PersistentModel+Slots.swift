@@ -11,7 +11,9 @@ extension PersistentModel {
     /// then a type comparison and a load (see `ModelSlots.inlineValue(at:as:)`).
     @inlinable
     public func _getValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int) -> Value where Value: Decodable {
-        guard let storage = modelStorage(of: self, slot: slot, key: key) else { return getValue(forKey: key) }
+        guard let storage = checkedStorage(ModelStorage.behind(self), slot: slot, key: key) else {
+            return getValue(forKey: key)
+        }
         return storage.value(at: slot, as: Value.self)
     }
 
@@ -38,7 +40,7 @@ extension PersistentModel {
     @inlinable
     public func _setValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int, to newValue: Value)
     where Value: Encodable {
-        guard let storage = modelStorage(of: self, slot: slot, key: key) else {
+        guard let storage = checkedStorage(ModelStorage.behind(self), slot: slot, key: key) else {
             return setValue(forKey: key, to: newValue)
         }
         storage.setAttribute(at: slot, to: newValue)
@@ -72,8 +74,9 @@ public func _setInitialValue<Model: PersistentModel, Value: Encodable>(
     forKey key: KeyPath<Model, Value>,
     to newValue: Value
 ) {
-    guard let storage = backing.storage else { return backing.backingData.setValue(forKey: key, to: newValue) }
-    assert(storage.isSlot(slot, of: key), "\(key) is not in slot \(slot) of its entity")
+    guard let storage = checkedStorage(backing.storage, slot: slot, key: key) else {
+        return backing.backingData.setValue(forKey: key, to: newValue)
+    }
     storage.setAttribute(at: slot, to: newValue)
 }
 
@@ -107,13 +110,11 @@ public func _setInitialValue<Model: PersistentModel, Value, OtherModel>(
     backing.backingData.setValue(forKey: key, to: newValue)
 }
 
-/// SwiftData's backing data behind `model`, or nil for backing data of another kind. Debug builds check that
-/// `slot` is the slot of `key`.
+/// SwiftData's backing data, or nil for backing data of another kind; debug builds check that `slot` is the slot
+/// of `key`.
 @inlinable
-func modelStorage<Model: PersistentModel, Value>(of model: Model, slot: Int, key: KeyPath<Model, Value>)
-    -> ModelStorage?
-{
-    guard let storage = ModelStorage.behind(model) else { return nil }
+func checkedStorage<Model, Value>(_ storage: ModelStorage?, slot: Int, key: KeyPath<Model, Value>) -> ModelStorage? {
+    guard let storage else { return nil }
     assert(storage.isSlot(slot, of: key), "\(key) is not in slot \(slot) of its entity")
     return storage
 }
