@@ -26,8 +26,15 @@ final class RawSQLite {
         return statement!
     }
 
+    /// Binds a string's UTF-8 bytes where the string keeps them: passing a `String` as a C string argument
+    /// copies it into a new array first.
     func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
-        sqlite3_bind_text(statement, index, text, -1, csqlitebench_transient())
+        var text = text
+        text.withUTF8 { bytes in
+            _ = bytes.withMemoryRebound(to: CChar.self) {
+                sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), csqlitebench_transient())
+            }
+        }
     }
 
     func text(_ statement: OpaquePointer, _ index: Int32) -> String {

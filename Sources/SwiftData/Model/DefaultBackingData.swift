@@ -4,6 +4,9 @@ final class DefaultBackingData<Model: PersistentModel>: ModelStorage, BackingDat
     @usableFromInline
     init(for modelType: Model.Type) {
         super.init(entity: Schema.Entity.of(modelType))
+        // A new model's initializer fills every slot next: made now, each fill is in place
+        // (`setInitialValue(at:to:)`).
+        ensureSlots()
     }
 
     required override init(entity: Schema.Entity, identifier: PersistentIdentifier) {

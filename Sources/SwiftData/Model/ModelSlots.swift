@@ -77,6 +77,19 @@ struct ModelSlots {
         return slot.load(as: Value.self)
     }
 
+    /// Puts `value` in a slot that holds `ModelStorage.Unset`, and returns true; false, changing nothing, for a
+    /// slot holding anything else. The marker is an empty value kept in the slot's buffer, so it is overwritten
+    /// without being destroyed.
+    @inlinable
+    func fill<Value>(unsetSlot index: Int, with value: Value) -> Bool {
+        guard index >= 0, index < count else { return false }
+        let slot = base.unsafelyUnwrapped + index
+        let held = UnsafeRawPointer(slot).load(fromByteOffset: Self.bufferSize, as: UnsafeRawPointer.self)
+        guard held == unsafeBitCast(ModelStorage.Unset.self, to: UnsafeRawPointer.self) else { return false }
+        slot.initialize(to: value)
+        return true
+    }
+
     /// The size of an `Any`'s value buffer, which its type's metadata pointer follows.
     @usableFromInline
     static var bufferSize: Int { 3 * MemoryLayout<UnsafeRawPointer>.size }

@@ -67,17 +67,20 @@ extension PersistentModel {
 
 /// `backingData.setValue(forKey:to:)` for the initial value of an attribute, which `@Model`'s `init` accessors
 /// store before the model exists. Inlined into the model's module, like `_setValue(forKey:slot:to:)`.
+///
+/// The key path is an autoclosure: only backing data of another kind and the debug check of the slot use it, and
+/// each key path literal evaluated is a call into the run time and a retain and release.
 @inlinable
 public func _setInitialValue<Model: PersistentModel, Value: Encodable>(
     of backing: _ModelBacking<Model>,
     slot: Int,
-    forKey key: KeyPath<Model, Value>,
+    forKey key: @autoclosure () -> KeyPath<Model, Value>,
     to newValue: Value
 ) {
-    guard let storage = checkedStorage(backing.storage, slot: slot, key: key) else {
-        return backing.backingData.setValue(forKey: key, to: newValue)
+    guard let storage = checkedStorage(backing.storage, slot: slot, key: key()) else {
+        return backing.backingData.setValue(forKey: key(), to: newValue)
     }
-    storage.setAttribute(at: slot, to: newValue)
+    storage.setInitialValue(at: slot, to: newValue)
 }
 
 /// `backingData.setValue(forKey:to:)` for the initial value of a to-one relationship that is not optional.
@@ -113,8 +116,12 @@ public func _setInitialValue<Model: PersistentModel, Value, OtherModel>(
 /// SwiftData's backing data, or nil for backing data of another kind; debug builds check that `slot` is the slot
 /// of `key`.
 @inlinable
-func checkedStorage<Model, Value>(_ storage: ModelStorage?, slot: Int, key: KeyPath<Model, Value>) -> ModelStorage? {
+func checkedStorage<Model, Value>(
+    _ storage: ModelStorage?,
+    slot: Int,
+    key: @autoclosure () -> KeyPath<Model, Value>
+) -> ModelStorage? {
     guard let storage else { return nil }
-    assert(storage.isSlot(slot, of: key), "\(key) is not in slot \(slot) of its entity")
+    assert(storage.isSlot(slot, of: key()), "\(key()) is not in slot \(slot) of its entity")
     return storage
 }

@@ -109,6 +109,31 @@ import Testing
         if let holder = slots.inlineValue(at: 10, as: WeakHolder.self) { #expect(holder.object === object) }
     }
 
+    @Test func onlyUnsetSlotsAreFilledInPlace() {
+        weak var released: Tracked?
+        let initial: [Any] = [ModelStorage.Unset(), ModelStorage.Unset(), 5, ModelStorage.Unset()]
+        var slots = ModelSlots(count: initial.count) { initial[$0] }
+        do {
+            let object = Tracked()
+            released = object
+            #expect(slots.fill(unsetSlot: 0, with: "a string longer than fifteen bytes"))
+            #expect(slots.fill(unsetSlot: 1, with: FourWords()))
+            #expect(slots.fill(unsetSlot: 3, with: object))
+        }
+        #expect(slots[0] as? String == "a string longer than fifteen bytes")
+        #expect(slots[1] as? FourWords == FourWords())
+        #expect(released != nil)
+        // A slot holding a value, and slots out of range, are left alone.
+        #expect(!slots.fill(unsetSlot: 2, with: 6))
+        #expect(!slots.fill(unsetSlot: 0, with: "again"))
+        #expect(!slots.fill(unsetSlot: 4, with: 1))
+        #expect(!slots.fill(unsetSlot: -1, with: 1))
+        #expect(slots[2] as? Int == 5)
+        #expect(slots[0] as? String == "a string longer than fifteen bytes")
+        slots.release()
+        #expect(released == nil)
+    }
+
     @Test func aSaveEncodesCommonValuesInPlaceExactlyAsItEncodesTheirCopies() throws {
         let date = Date(timeIntervalSinceReferenceDate: 1_234.5)
         let initial: [Any] = ["text", 42, 2.5, true, date, Int32(7), ModelStorage.Unset()]

@@ -40,6 +40,37 @@ import Testing
         #expect(try sqliteRows(url, "SELECT _pk FROM Pet ORDER BY _pk") == ["5", "6"])
     }
 
+    /// A store whose rows refer to no other (no relationships, no uniqueness constraints) gives each model its key
+    /// as it writes the model's row: the keys follow the order of insertion, each identifier names its own row, and
+    /// deleted keys stay retired as in any other store.
+    @Test func aStoreWithoutRelationshipsGivesKeysAsItWritesRowsAndKeepsRetiredOnes() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.store()
+        var retired: PersistentIdentifier?
+        do {
+            let context = ModelContext(try makeContainer(Note.self, at: url))
+            let notes = ["a", "b", "c"].map { Note(text: $0) }
+            for note in notes { context.insert(note) }
+            try context.save()
+            for note in notes {
+                #expect(context.model(for: note.persistentModelID) === note)
+            }
+            try context.delete(model: Note.self, where: #Predicate { $0.text == "c" })
+            try context.save()
+            retired = notes[2].persistentModelID
+        }
+        let context = ModelContext(try makeContainer(Note.self, at: url))
+        let notes = ["d", "e"].map { Note(text: $0) }
+        for note in notes { context.insert(note) }
+        try context.save()
+        #expect(!notes.map(\.persistentModelID).contains(retired))
+        #expect(try sqliteRows(url, "SELECT _pk, text FROM Note ORDER BY _pk") == ["1|a", "2|b", "4|d", "5|e"])
+        let fetched = try context.fetch(FetchDescriptor<Note>(sortBy: [SortDescriptor(\.text)]))
+        #expect(fetched.map(\.text) == ["a", "b", "d", "e"])
+        #expect(fetched.suffix(2).map(\.persistentModelID) == notes.map(\.persistentModelID))
+        #expect(fetched[2] === notes[0] && fetched[3] === notes[1])
+    }
+
     @Test func aStoreWhoseTablesUsedAutoincrementKeepsItsRetiredKeys() throws {
         let directory = try TemporaryDirectory()
         let url = directory.store()

@@ -143,10 +143,10 @@ struct EveryTypeSnapshot: Equatable {
     }
 
     /// Text is bound and read by length, so a string with an embedded NUL (or made only of one) is stored whole
-    /// rather than cut at the NUL.
+    /// rather than cut at the NUL; an empty string stays an empty string, not NULL.
     @Test func stringsWithEmbeddedNULSurviveReopening() throws {
         let directory = try TemporaryDirectory()
-        let texts = ["before\0after", "\0", "\0é\0🙂"]
+        let texts = ["before\0after", "\0", "\0é\0🙂", "", String(repeating: "long text ", count: 10)]
         do {
             let context = ModelContext(try makeContainer(Trip.self, at: directory.store()))
             for (index, text) in texts.enumerated() {

@@ -32,9 +32,7 @@ final class SQLiteStatement {
         case .null: code = sqlite3_bind_null(handle, index)
         case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
         case .real(let number): code = sqlite3_bind_double(handle, index, number)
-        case .text(let text):
-            // The length is given so that a string with an embedded NUL is stored whole.
-            code = sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), csqlite_transient())
+        case .text(let text): code = bindText(text, at: index)
         case .blob(let bytes):
             code = bytes.withUnsafeBytes {
                 sqlite3_bind_blob(
@@ -43,6 +41,21 @@ final class SQLiteStatement {
             }
         }
         guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+
+    /// Binds a string's UTF-8 bytes where the string keeps them (a `String` passed as a C string is first copied
+    /// into a new array), with their length, so that a string with an embedded NUL is stored whole.
+    private func bindText(_ text: String, at index: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes in
+            // A null pointer would bind NULL: an empty string is bound from a literal.
+            guard let start = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+            }
+            return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(bytes.count), csqlite_transient())
+            }
+        }
     }
 
     // MARK: - Stepping

@@ -78,12 +78,19 @@ struct SQLiteSaveWriter {
         assignedKeys.reserveCapacity(changes.inserted.count)
         insertedKeys.reserveCapacity(changes.inserted.count)
         expectedInserts = changes.inserted.count
-        for storage in changes.inserted { try assignKey(to: storage) }
-        try recordGivenKeys()
+        // A row that refers to an inserted model needs that model's key when it is written, and a uniqueness
+        // constraint can give two inserts one key: then every key is given first. Otherwise each model gets its key
+        // as its row is written, in the same order, which spares a pass over every inserted model (and its cache
+        // misses: a tenth of the save of 100,000 new models).
+        let givesKeysFirst = !store.givesKeysAsRowsAreWritten
+        if givesKeysFirst {
+            for storage in changes.inserted { try assignKey(to: storage) }
+        }
         // The rows this save writes for entities with unique constraints: a second insert with the key of a row
         // written already (two inserts with the same unique values) updates it.
         var written: Set<RowKey> = []
         for (position, storage) in changes.inserted.enumerated() {
+            if !givesKeysFirst { try assignKey(to: storage) }
             let plan = try plan(for: storage.entity)
             if let upsert = plan.upsert {
                 let key = try upsertRow(storage, key: insertedKeys[position], statement: upsert, plan: plan)
@@ -127,6 +134,7 @@ struct SQLiteSaveWriter {
             deletedKeys[entity.name, default: (entity, [])].keys += keys
         }
         for (entity, keys) in deletedKeys.values { try delete(keys, of: entity) }
+        try recordGivenKeys()
     }
 
     // MARK: - Rows

@@ -13,6 +13,12 @@ final class SQLiteStore: Sendable {
     let pool: SQLiteConnectionPool
     /// Where large `.externalStorage` values live; nil for a store in memory.
     let external: ExternalDataStore?
+    /// True when a save can give each inserted model its key as it writes the model's row: no row refers to
+    /// another (no relationships) and no key depends on a uniqueness constraint. Otherwise every key is given
+    /// before the first row is written (see `SQLiteSaveWriter.write(_:)`).
+    var givesKeysAsRowsAreWritten: Bool {
+        entities.allSatisfy { !$0.hasRelationships && $0.uniquenessConstraints.isEmpty }
+    }
 
     /// The name of the table that records the store's identity and schema.
     static let metadataTable = "_swiftdata_metadata"
