@@ -166,13 +166,7 @@ public final class ModelContainer: Sendable {
 
     /// The store that holds an entity.
     func store(for entity: Schema.Entity) throws -> SQLiteStore {
-        guard let store = storeByEntity[entity.name] else {
-            throw SwiftDataError(
-                .configurationSchemaNotFoundInContainerSchema,
-                "\(entity.name) is not part of this container's schema",
-                entityName: entity.name
-            )
-        }
+        guard let store = storeByEntity[entity.name] else { throw SwiftDataError.notInContainerSchema(entity) }
         return store
     }
 
@@ -191,4 +185,21 @@ extension ModelContainer: Equatable {
 private struct MainContextBox: @unchecked Sendable {
     // @unchecked: the context is created and used on the main actor only (`mainContext` is @MainActor).
     let context: ModelContext
+}
+
+extension SwiftDataError {
+    /// The error for a model of an entity that no store of the container holds.
+    static func notInContainerSchema(
+        _ entity: Schema.Entity,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> SwiftDataError {
+        SwiftDataError(
+            .configurationSchemaNotFoundInContainerSchema,
+            "\(entity.name) is not part of this container's schema",
+            entityName: entity.name,
+            fileID: fileID,
+            line: line
+        )
+    }
 }

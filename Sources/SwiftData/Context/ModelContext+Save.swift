@@ -39,9 +39,14 @@ extension ModelContext {
         let deletions = try deletionClosure()
         try validateRelationshipCounts(excluding: deletions)
         var groups = StoreChangeGroups(container: container)
-        for model in inserted.models {
-            let storage = model.storage
-            groups.changes[try groups.position(of: storage.entity)].inserted.append(storage)
+        if container.stores.count == 1 {
+            // One store holds every entity: it takes the list of inserts as it is, which spares a pass over every
+            // inserted model (the writer reads each one anyway, and refuses a model of an entity not in the store).
+            groups.changes[groups.position(ofStore: container.stores[0])].inserted = inserted.models
+        } else {
+            for model in inserted.models {
+                groups.changes[try groups.position(of: model.storage.entity)].inserted.append(model)
+            }
         }
         for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
             let storage = model.storage
@@ -57,12 +62,24 @@ extension ModelContext {
             groups.changes[try groups.position(of: rows.entity)].deletedRows.append(rows)
         }
 
-        var savedInserts: [(store: SQLiteStore, storages: [ModelStorage], keys: [Int64])] = []
+        var savedInserts = try Self.write(consume groups)
+        applySavedChanges(savedInserts: &savedInserts, deletions: deletions, deletedRows: deletedRows)
+    }
+
+    /// Saves each store's changes and returns each store's inserted models with the keys they were given.
+    ///
+    /// The groups are consumed: their lists of inserts share storage with the context's, and must be gone by the
+    /// time the save looks for the inserted models that something else holds (see `applySavedChanges`).
+    private static func write(_ groups: consuming StoreChangeGroups) throws -> [SavedInserts] {
+        var savedInserts: [SavedInserts] = []
         for (store, changes) in zip(groups.stores, groups.changes) where !changes.isEmpty {
             savedInserts.append((store, changes.inserted, try store.save(changes)))
         }
-        applySavedChanges(savedInserts: savedInserts, deletions: deletions, deletedRows: deletedRows)
+        return savedInserts
     }
+
+    /// A store's inserted models, and the primary key each was given, in the same order.
+    private typealias SavedInserts = (store: SQLiteStore, models: [any PersistentModel], keys: [Int64])
 
     // MARK: - Internal
 
@@ -132,7 +149,7 @@ extension ModelContext {
     /// Brings the context up to date after every store committed: permanent identifiers, saved values, and
     /// deleted models removed from the relationships of the models that remain.
     private func applySavedChanges(
-        savedInserts: [(store: SQLiteStore, storages: [ModelStorage], keys: [Int64])],
+        savedInserts: inout [SavedInserts],
         deletions: OrderedModels,
         deletedRows: [(entity: Schema.Entity, keys: [Int64])]
     ) {
@@ -152,14 +169,15 @@ extension ModelContext {
             storage.context = nil
         }
         var hasUnregisteredInserts = false
-        for (store, storages, keys) in savedInserts {
+        for (store, models, keys) in savedInserts {
             // Room for a store's inserts is reserved when the first of an entity with uniqueness constraints comes,
             // as those are all registered (100,000 upserts took 210–283 ms growing the table as they went, 218–221
             // ms with it reserved). The others are mostly released with a large save (see below), and a table for
             // all of them cost more than growing it for the ones that stay.
             var isReserved = false
-            for (storage, key) in zip(storages, keys) {
-                guard let model = storage.model, !deletions.contains(model) else { continue }
+            for (model, key) in zip(models, keys) {
+                guard !deletions.contains(model) else { continue }
+                let storage = model.storage
                 let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
                 storage.identifier = identifier
                 storage.commit()
@@ -172,7 +190,7 @@ extension ModelContext {
                     continue
                 }
                 if !isReserved {
-                    registered.reserveCapacity(registered.count + storages.count)
+                    registered.reserveCapacity(registered.count + models.count)
                     isReserved = true
                 }
                 if let previous = registered.insert(storage)?.model,
@@ -187,6 +205,9 @@ extension ModelContext {
                 }
             }
         }
+        // The lists of saved inserts share storage with the inserted list, whose models' references are counted
+        // next: they go first.
+        savedInserts = []
         // A model only this context holds is released when the inserted list is, right below: registering it
         // would only have it unregister itself at once (an import of 100,000 models spent a twentieth of its time
         // on that). The models something else holds are registered, so fetches find them.

@@ -20,17 +20,17 @@ struct StoreChangeGroups {
     /// - Throws: `SwiftDataError.configurationSchemaNotFoundInContainerSchema` when no store holds the entity.
     mutating func position(of entity: Schema.Entity) throws -> Int {
         if entity === lastEntity { return lastPosition }
-        let store = try container.store(for: entity)
-        let position: Int
-        if let existing = stores.firstIndex(where: { $0 === store }) {
-            position = existing
-        } else {
-            stores.append(store)
-            changes.append(StoreChanges())
-            position = stores.count - 1
-        }
+        let position = position(ofStore: try container.store(for: entity))
         lastEntity = entity
         lastPosition = position
         return position
+    }
+
+    /// The position in `changes` of a store's group, added when it has none yet.
+    mutating func position(ofStore store: SQLiteStore) -> Int {
+        if let existing = stores.firstIndex(where: { $0 === store }) { return existing }
+        stores.append(store)
+        changes.append(StoreChanges())
+        return stores.count - 1
     }
 }

@@ -120,6 +120,36 @@ final class Gadget {
         #expect(try ModelContext(reopenedGadgets).fetchCount(FetchDescriptor<Gadget>()) == 1)
     }
 
+    /// Saving a model whose class is in none of the container's stores throws
+    /// `configurationSchemaNotFoundInContainerSchema`, writes nothing and keeps every pending insert, whether the
+    /// container has one store or several.
+    @Test(arguments: [false, true])
+    func aModelOutsideTheContainersSchemaFailsTheSaveAndLosesNothing(severalStores: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let tripsURL = directory.store("trips.store")
+        let trips = ModelConfiguration("trips", schema: Schema([Trip.self]), url: tripsURL)
+        let gadgets = ModelConfiguration(
+            "gadgets", schema: Schema([Gadget.self]), url: directory.store("gadgets.store"))
+        let container =
+            severalStores
+            ? try ModelContainer(for: Trip.self, Gadget.self, configurations: trips, gadgets)
+            : try ModelContainer(for: Trip.self, configurations: trips)
+        let context = ModelContext(container)
+        let trip = Trip(name: "t", destination: "d")
+        let stranger = Note(text: "in no store")
+        context.insert(trip)
+        context.insert(stranger)
+        #expect(throws: SwiftDataError.configurationSchemaNotFoundInContainerSchema) { try context.save() }
+        #expect(
+            context.insertedModelsArray.map { ObjectIdentifier($0) } == [trip, stranger].map(ObjectIdentifier.init))
+        #expect(trip.persistentModelID.storeIdentifier == nil)
+        #expect(try sqliteRows(tripsURL, "SELECT count(*) FROM Trip") == ["0"])
+        // Without the stranger, the same context saves.
+        context.delete(stranger)
+        try context.save()
+        #expect(try sqliteRows(tripsURL, "SELECT name FROM Trip") == ["t"])
+    }
+
     @Test func defaultLocationFollowsXDGDataHome() throws {
         let configuration = ModelConfiguration("Projects", groupContainer: .identifier("group.example"))
         #expect(configuration.url.lastPathComponent == "Projects.store")

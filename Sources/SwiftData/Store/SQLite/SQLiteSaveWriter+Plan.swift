@@ -63,7 +63,8 @@ extension SQLiteSaveWriter {
             lastPlan = (ObjectIdentifier(entity), plan)
             return plan
         }
-        let layout = store.layouts[entity.name]!
+        // A context with one store hands it every insert without looking up each model's store (see `save()`).
+        guard let layout = store.layouts[entity.name] else { throw SwiftDataError.notInContainerSchema(entity) }
         let hasJoinTables = entity.storedProperties.contains {
             if case .joinTable = $0.relationshipInfo?.storage { return true }
             return false

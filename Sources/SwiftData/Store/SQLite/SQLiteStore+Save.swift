@@ -1,6 +1,7 @@
 /// The models one save writes to one store.
 struct StoreChanges {
-    var inserted: [ModelStorage] = []
+    /// The inserted models, whose storage the writer reads as it writes each one.
+    var inserted: [any PersistentModel] = []
     var updated: [ModelStorage] = []
     var deleted: [ModelStorage] = []
     /// Rows deleted without loading their models.
@@ -84,12 +85,13 @@ struct SQLiteSaveWriter {
         // misses: a tenth of the save of 100,000 new models).
         let givesKeysFirst = !store.givesKeysAsRowsAreWritten
         if givesKeysFirst {
-            for storage in changes.inserted { try assignKey(to: storage) }
+            for model in changes.inserted { try assignKey(to: model.storage) }
         }
         // The rows this save writes for entities with unique constraints: a second insert with the key of a row
         // written already (two inserts with the same unique values) updates it.
         var written: Set<RowKey> = []
-        for (position, storage) in changes.inserted.enumerated() {
+        for (position, model) in changes.inserted.enumerated() {
+            let storage = model.storage
             if !givesKeysFirst { try assignKey(to: storage) }
             let plan = try plan(for: storage.entity)
             if let upsert = plan.upsert {
