@@ -29,7 +29,7 @@ public macro Model() = #externalMacro(module: "SwiftDataMacrosPlugin", type: "Mo
 
 /// The accessors `@Model` gives each persisted stored property. `@Model` applies it; don't write it yourself.
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_))
+@attached(peer, names: prefixed(_), prefixed(`_$swiftDataKeyPath_`))
 public macro _PersistedProperty(slot: Int = -1) =
     #externalMacro(module: "SwiftDataMacrosPlugin", type: "PersistedPropertyMacro")
 

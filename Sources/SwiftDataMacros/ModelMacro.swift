@@ -86,8 +86,8 @@ extension ModelMacro: MemberMacro {
             }
             """,
             """
-            \(raw: access)var _$swiftDataStorage: AnyObject? {
-                _$backingData.object
+            \(raw: access)var _$swiftDataStorage: Swift.Unmanaged<Swift.AnyObject>? {
+                _$backingData.storageReference
             }
             """,
             """

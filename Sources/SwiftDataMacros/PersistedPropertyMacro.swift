@@ -89,12 +89,27 @@ extension PersistedPropertyMacro {
         return slot
     }
 
-    /// The key path literal of a property; one serves Observation and the backing data, since each literal costs
-    /// a run-time lookup per access.
+    /// The key path of a property, for its accessors: the class's static copy of it when the class can have one,
+    /// a literal otherwise.
     static func keyPath(of name: String, in context: some MacroExpansionContext) -> String {
-        context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first.map {
-            "\\\($0.name.trimmedDescription).\(name)"
-        } ?? "\\.\(name)"
+        staticKeyPathOwner(in: context).map { "\($0).\(keyPathPeerName(of: name))" } ?? "\\.\(name)"
+    }
+
+    /// The name of the static copy of a property's key path.
+    static func keyPathPeerName(of name: String) -> String { "_$swiftDataKeyPath_\(name)" }
+
+    /// The name of the class that keeps static copies of its properties' key paths: the property's class, unless
+    /// it or a type around it is generic (or an extension, which may be of a generic type), since generic types
+    /// cannot have static stored properties.
+    static func staticKeyPathOwner(in context: some MacroExpansionContext) -> String? {
+        guard let owner = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first else {
+            return nil
+        }
+        let isGeneric = context.lexicalContext.contains { declaration in
+            declaration.is(ExtensionDeclSyntax.self)
+                || declaration.asProtocol((any WithGenericParametersSyntax).self)?.genericParameterClause != nil
+        }
+        return isGeneric ? nil : owner.name.trimmedDescription
     }
 
     /// The accessors of a property of a class without a `@Model` superclass: `init` stores the initial value with
@@ -151,11 +166,18 @@ extension PersistedPropertyMacro: PeerMacro {
                 """
             ]
         }
-        return [
+        var peers: [DeclSyntax] = [
             """
             @Transient
             private var _\(raw: name): _SwiftDataNoType
             """
         ]
+        // Every access passes the property's key path to Observation and to the backing data. A key path literal
+        // is a call into the run time, a retain and a release on each evaluation (a sixth of reading an
+        // attribute); a static one is made once and read like any constant.
+        if let owner = staticKeyPathOwner(in: context) {
+            peers.append("private static let \(raw: keyPathPeerName(of: name)) = \\\(raw: owner).\(raw: name)")
+        }
+        return peers
     }
 }

@@ -1,7 +1,20 @@
 import Foundation
+import SwiftSyntax
 import Testing
 
 @Suite struct ModelMacroTests {
+    /// A model's accessors read each key path from a static copy made once; a generic class, which cannot have
+    /// static stored properties, evaluates key path literals instead.
+    @Test func keyPathsAreStaticExceptInGenericClasses() {
+        let plain = expansion(of: "@Model final class Plain { var value: Int = 0 }").0.description
+        #expect(plain.contains("private static let _$swiftDataKeyPath_value = \\Plain.value"))
+        #expect(plain.contains("let keyPath = Plain._$swiftDataKeyPath_value"))
+
+        let generic = expansion(of: "@Model final class Box<Content: Codable> { var content: Content }").0.description
+        #expect(generic.contains("let keyPath = \\.content"))
+        #expect(!generic.contains("static let _$swiftDataKeyPath_"))
+    }
+
     @Test func expandsStoredPropertiesIntoBackingDataAccessors() {
         assertExpansion(
             """
@@ -26,18 +39,20 @@ import Testing
                             _title = _SwiftDataNoType()
                         }
                         get {
-                            let keyPath = \Note.title
+                            let keyPath = Note._$swiftDataKeyPath_title
                             _$observationRegistrar.access(self, keyPath: keyPath)
                             return self._getValue(forKey: keyPath, slot: 0)
                         }
                         set {
-                            let keyPath = \Note.title
+                            let keyPath = Note._$swiftDataKeyPath_title
                             _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
                                 self._setValue(forKey: keyPath, slot: 0, to: newValue)
                             }
                         }
                     }
                     private var _title: _SwiftDataNoType
+
+                    private static let _$swiftDataKeyPath_title = \Note.title
                     var pinned: Bool {
                         @storageRestrictions(accesses: _$backingData, initializes: _pinned)
                         init(initialValue) {
@@ -45,18 +60,20 @@ import Testing
                             _pinned = _SwiftDataNoType()
                         }
                         get {
-                            let keyPath = \Note.pinned
+                            let keyPath = Note._$swiftDataKeyPath_pinned
                             _$observationRegistrar.access(self, keyPath: keyPath)
                             return self._getValue(forKey: keyPath, slot: 1)
                         }
                         set {
-                            let keyPath = \Note.pinned
+                            let keyPath = Note._$swiftDataKeyPath_pinned
                             _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
                                 self._setValue(forKey: keyPath, slot: 1, to: newValue)
                             }
                         }
                     }
                     private var _pinned: _SwiftDataNoType
+
+                    private static let _$swiftDataKeyPath_pinned = \Note.pinned
                     var scratch: String = ""
                     var length: Int { title.count }
                     static var count = 0
@@ -76,8 +93,8 @@ import Testing
                         }
                     }
 
-                    var _$swiftDataStorage: AnyObject? {
-                        _$backingData.object
+                    var _$swiftDataStorage: Swift.Unmanaged<Swift.AnyObject>? {
+                        _$backingData.storageReference
                     }
 
                     static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {

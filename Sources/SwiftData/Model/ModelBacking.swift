@@ -7,19 +7,19 @@
 public struct _ModelBacking<Model: PersistentModel> {
     /// The backing data.
     public let backingData: any BackingData<Model>
-    /// SwiftData's storage behind `backingData`, or nil for backing data of another kind. Unretained, since
-    /// `backingData` is the same object and keeps it alive.
-    @usableFromInline
-    unowned(unsafe) let storage: ModelStorage?
+    /// SwiftData's storage behind `backingData`, or nil for backing data of another kind: a `ModelStorage`.
+    /// Unretained, since `backingData` is the same object and keeps it alive; handed out unretained too, so that a
+    /// property access costs no retain and release of it.
+    public let storageReference: Unmanaged<AnyObject>?
 
     /// Keeps backing data and looks up the storage behind it.
     @inlinable
     public init(_ backingData: any BackingData<Model>) {
         self.backingData = backingData
-        self.storage = ModelStorage.behind(backingData)
+        self.storageReference = backingData._swiftDataStorage.map { Unmanaged.passUnretained($0) }
     }
 
-    /// The storage behind the backing data, for `PersistentModel._$swiftDataStorage`.
+    /// SwiftData's storage behind the backing data, or nil for backing data of another kind.
     @inlinable
-    public var object: AnyObject? { storage }
+    var storage: ModelStorage? { storageReference.map(ModelStorage.from) }
 }

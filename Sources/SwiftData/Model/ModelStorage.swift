@@ -389,18 +389,25 @@ class ModelStorage {
 }
 
 extension ModelStorage {
-    /// SwiftData's backing data behind `backing`, or nil for backing data of another kind.
+    /// The storage an unretained reference from `_$swiftDataStorage` or `_ModelBacking` refers to.
     @inlinable
-    static func behind<Model>(_ backing: any BackingData<Model>) -> ModelStorage? {
-        // Only `DefaultBackingData`, a `ModelStorage`, returns an object here.
-        backing._swiftDataStorage.map { unsafeDowncast($0, to: ModelStorage.self) }
+    static func from(_ reference: Unmanaged<AnyObject>) -> ModelStorage {
+        // Only SwiftData's backing data, a `ModelStorage`, hands out a reference.
+        unsafeDowncast(reference.takeUnretainedValue(), to: ModelStorage.self)
     }
 
     /// SwiftData's backing data behind a model, or nil for backing data of another kind.
     @inlinable
     static func behind(_ model: some PersistentModel) -> ModelStorage? {
-        // Only SwiftData's backing data has an object here (see `_ModelBacking`).
-        model._$swiftDataStorage.map { unsafeDowncast($0, to: ModelStorage.self) }
+        model._$swiftDataStorage.map(from)
+    }
+
+    /// Calls `body` with SwiftData's backing data behind a model, without retaining it (the model holds it), or
+    /// returns nil for backing data of another kind. Model accessors reach the storage this way.
+    @inlinable
+    static func withStorage<Result>(behind model: some PersistentModel, _ body: (ModelStorage) -> Result) -> Result? {
+        guard let reference = model._$swiftDataStorage else { return nil }
+        return reference._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: ModelStorage.self)) }
     }
 
     /// SwiftData's backing data behind a model, which must be SwiftData's.

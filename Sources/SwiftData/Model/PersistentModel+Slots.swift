@@ -11,10 +11,9 @@ extension PersistentModel {
     /// then a type comparison and a load (see `ModelSlots.inlineValue(at:as:)`).
     @inlinable
     public func _getValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int) -> Value where Value: Decodable {
-        guard let storage = checkedStorage(ModelStorage.behind(self), slot: slot, key: key) else {
-            return getValue(forKey: key)
-        }
-        return storage.value(at: slot, as: Value.self)
+        ModelStorage.withStorage(behind: self) { storage in
+            checked(storage, slot: slot, key: key).value(at: slot, as: Value.self)
+        } ?? getValue(forKey: key)
     }
 
     /// `getValue(forKey:)` for a to-one relationship that is not optional.
@@ -40,10 +39,10 @@ extension PersistentModel {
     @inlinable
     public func _setValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int, to newValue: Value)
     where Value: Encodable {
-        guard let storage = checkedStorage(ModelStorage.behind(self), slot: slot, key: key) else {
-            return setValue(forKey: key, to: newValue)
+        let isSet: Void? = ModelStorage.withStorage(behind: self) { storage in
+            checked(storage, slot: slot, key: key).setAttribute(at: slot, to: newValue)
         }
-        storage.setAttribute(at: slot, to: newValue)
+        if isSet == nil { setValue(forKey: key, to: newValue) }
     }
 
     /// `setValue(forKey:to:)` for a to-one relationship that is not optional.
@@ -77,10 +76,8 @@ public func _setInitialValue<Model: PersistentModel, Value: Encodable>(
     forKey key: @autoclosure () -> KeyPath<Model, Value>,
     to newValue: Value
 ) {
-    guard let storage = checkedStorage(backing.storage, slot: slot, key: key()) else {
-        return backing.backingData.setValue(forKey: key(), to: newValue)
-    }
-    storage.setInitialValue(at: slot, to: newValue)
+    guard let storage = backing.storage else { return backing.backingData.setValue(forKey: key(), to: newValue) }
+    checked(storage, slot: slot, key: key()).setInitialValue(at: slot, to: newValue)
 }
 
 /// `backingData.setValue(forKey:to:)` for the initial value of a to-one relationship that is not optional.
@@ -113,15 +110,11 @@ public func _setInitialValue<Model: PersistentModel, Value, OtherModel>(
     backing.backingData.setValue(forKey: key, to: newValue)
 }
 
-/// SwiftData's backing data, or nil for backing data of another kind; debug builds check that `slot` is the slot
-/// of `key`.
+/// A model's storage, which debug builds check to have `slot` as the slot of `key`.
 @inlinable
-func checkedStorage<Model, Value>(
-    _ storage: ModelStorage?,
-    slot: Int,
-    key: @autoclosure () -> KeyPath<Model, Value>
-) -> ModelStorage? {
-    guard let storage else { return nil }
+func checked<Model, Value>(_ storage: ModelStorage, slot: Int, key: @autoclosure () -> KeyPath<Model, Value>)
+    -> ModelStorage
+{
     assert(storage.isSlot(slot, of: key()), "\(key()) is not in slot \(slot) of its entity")
     return storage
 }

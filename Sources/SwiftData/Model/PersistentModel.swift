@@ -15,9 +15,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// Runs a change SwiftData makes to a property (refreshing it from the store, or updating an inverse
     /// relationship) inside Observation's `withMutation`, so observers see it. `@Model` writes this.
     func _$swiftDataWithMutation(of keyPath: AnyKeyPath, _ mutation: () -> Void)
-    /// SwiftData's storage behind the model's backing data, or nil for backing data of another kind. `@Model`
-    /// writes this from the storage it keeps beside the backing data; don't write it yourself.
-    var _$swiftDataStorage: AnyObject? { get }
+    /// SwiftData's storage behind the model's backing data, unretained (the backing data holds it), or nil for
+    /// backing data of another kind. `@Model` writes this from the storage it keeps beside the backing data;
+    /// don't write it yourself.
+    var _$swiftDataStorage: Unmanaged<AnyObject>? { get }
     /// Moves property values a `@Model` subclass's initializer assigned before its backing data existed into the
     /// backing data. `@Model` writes this for classes that can be subclassed; don't write it yourself.
     func _$swiftDataFlushPending()
@@ -30,7 +31,9 @@ extension PersistentModel {
     public static var _$swiftDataIndices: [[AnyKeyPath]] { [] }
 
     /// The storage behind `persistentBackingData`, for models that `@Model` did not expand.
-    public var _$swiftDataStorage: AnyObject? { persistentBackingData._swiftDataStorage }
+    public var _$swiftDataStorage: Unmanaged<AnyObject>? {
+        persistentBackingData._swiftDataStorage.map { Unmanaged.passUnretained($0) }
+    }
 
     /// Nothing waits, for final model classes.
     public func _$swiftDataFlushPending() {}
