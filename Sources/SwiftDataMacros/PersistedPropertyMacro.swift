@@ -90,9 +90,12 @@ extension PersistedPropertyMacro {
     }
 
     /// The key path of a property, for its accessors: the class's static copy of it when the class can have one,
-    /// a literal otherwise.
+    /// a literal rooted at the class otherwise.
     static func keyPath(of name: String, in context: some MacroExpansionContext) -> String {
-        staticKeyPathOwner(in: context).map { "\($0).\(keyPathPeerName(of: name))" } ?? "\\.\(name)"
+        if let owner = staticKeyPathOwner(in: context) { return "\(owner).\(keyPathPeerName(of: name))" }
+        return context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first.map {
+            "\\\($0.name.trimmedDescription).\(name)"
+        } ?? "\\.\(name)"
     }
 
     /// The name of the static copy of a property's key path.

@@ -11,7 +11,7 @@ import Testing
         #expect(plain.contains("let keyPath = Plain._$swiftDataKeyPath_value"))
 
         let generic = expansion(of: "@Model final class Box<Content: Codable> { var content: Content }").0.description
-        #expect(generic.contains("let keyPath = \\.content"))
+        #expect(generic.contains("let keyPath = \\Box.content"))
         #expect(!generic.contains("static let _$swiftDataKeyPath_"))
     }
 
