@@ -50,7 +50,7 @@ extension ModelStorage {
         guard subentity !== entity, subentity.storedProperties.count >= entity.storedProperties.count else { return }
         let added = subentity.storedProperties.count - entity.storedProperties.count
         if !values.isEmpty, values.count == entity.storedProperties.count {
-            values.grow(to: values.count + added, filling: Unset())
+            values.growUnset(to: values.count + added)
         }
         entity = subentity
         if identifier.isTemporary { identifier = .temporary(entityName: subentity.name) }

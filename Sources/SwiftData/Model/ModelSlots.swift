@@ -98,15 +98,17 @@ struct ModelSlots {
     @usableFromInline
     static var bufferAlignment: Int { MemoryLayout<UnsafeRawPointer>.alignment }
 
-    /// Makes `total` slots: the current values first, then `filler` in the new ones.
-    mutating func grow(to total: Int, filling filler: Any) {
+    /// Makes `total` slots: the current values first, then `ModelStorage.Unset` in the new ones.
+    mutating func growUnset(to total: Int) {
         guard total > count else { return }
         let grown = Self.allocate(total)
         if let base {
             grown.moveInitialize(from: base, count: count)
             free(base)
         }
-        (grown + count).initialize(repeating: filler, count: total - count)
+        // Each new slot is made from the marker's known type, a store of its metadata; copying one `Any` filler
+        // into each took a call to the run time per slot, for every new model.
+        for index in count..<total { (grown + index).initialize(to: ModelStorage.Unset()) }
         base = grown
         count = total
     }

@@ -64,7 +64,7 @@ class ModelStorage {
         let count = entity.storedProperties.count
         guard values.count != count else { return }
         // A new model's slots are made in one allocation; a subclass adopting its entity adds to them.
-        values.grow(to: count, filling: Unset())
+        values.growUnset(to: count)
     }
 
     deinit {

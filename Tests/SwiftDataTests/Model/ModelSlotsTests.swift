@@ -12,15 +12,19 @@ import Testing
     @Test func slotsGrowReplaceAndCopyKeepingTheirValues() {
         var slots = ModelSlots()
         #expect(slots.isEmpty)
-        slots.grow(to: 2, filling: 0)
+        slots.growUnset(to: 2)
+        #expect(slots[0] is ModelStorage.Unset && slots[1] is ModelStorage.Unset)
         slots[1] = "one"
-        slots.grow(to: 4, filling: -1)
+        slots.growUnset(to: 4)
         #expect(slots.count == 4)
-        #expect(slots[0] as? Int == 0)
+        #expect(slots[0] is ModelStorage.Unset)
         #expect(slots[1] as? String == "one")
+        #expect(slots[2] is ModelStorage.Unset && slots[3] is ModelStorage.Unset)
+        // New slots hold the marker that in-place filling recognizes.
+        #expect(slots.fill(unsetSlot: 3, with: -1))
         #expect(slots[3] as? Int == -1)
         // Growing to fewer slots changes nothing.
-        slots.grow(to: 1, filling: 9)
+        slots.growUnset(to: 1)
         #expect(slots.count == 4)
 
         let initial: [Any] = ["a", 2, 3.5, true]
