@@ -97,7 +97,7 @@ extension ModelMacro: MemberMacro {
             """,
             """
             \(raw: access)required init(backingData: any SwiftData.BackingData<\(raw: typeName)>) {
-                \(raw: noTypeAssignments)self.persistentBackingData = backingData
+                \(raw: noTypeAssignments)_$backingData.adopt(backingData)
             }
             """,
             """

@@ -107,7 +107,7 @@ import Testing
                     required init(backingData: any SwiftData.BackingData<Note>) {
                         _title = _SwiftDataNoType()
                         _pinned = _SwiftDataNoType()
-                        self.persistentBackingData = backingData
+                        _$backingData.adopt(backingData)
                     }
 
                     @exclusivity(unchecked)

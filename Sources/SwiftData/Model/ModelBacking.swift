@@ -19,6 +19,19 @@ public struct _ModelBacking<Model: PersistentModel> {
         self.storageReference = backingData._swiftDataStorage.map { Unmanaged.passUnretained($0) }
     }
 
+    /// Holds `backingData` from now on, for `init(backingData:)`. A fetched model holds it already: the fetch
+    /// offered it to `createBackingData()`, which the initial value of `_$backingData` called, and it is kept as it
+    /// is rather than wrapped again.
+    @inlinable
+    public mutating func adopt(_ backingData: any BackingData<Model>) {
+        if let storageReference, let object = backingData._swiftDataStorage,
+            object === storageReference.takeUnretainedValue()
+        {
+            return
+        }
+        self = _ModelBacking(backingData)
+    }
+
     /// SwiftData's storage behind the backing data, or nil for backing data of another kind.
     @inlinable
     var storage: ModelStorage? { storageReference.map(ModelStorage.from) }

@@ -64,4 +64,16 @@ final class DictionaryBackingData<Model: PersistentModel>: BackingData {
         #expect(custom.values[\Pet.name] as? String == "Changed")
         #expect(observesChange({ _ = pet.name }) { pet.name = "Observed" })
     }
+
+    /// `init(backingData:)` keeps the backing data it is given, of any kind, in place of the one the model's
+    /// initial value made.
+    @Test func initializingWithBackingDataKeepsIt() {
+        let custom = DictionaryBackingData<Pet>(for: Pet.self)
+        custom.values[\Pet.name] = "Given"
+        let pet = Pet(backingData: custom)
+        #expect(pet.persistentBackingData as? DictionaryBackingData<Pet> === custom)
+        #expect(pet.name == "Given")
+        pet.name = "Changed"
+        #expect(custom.values[\Pet.name] as? String == "Changed")
+    }
 }
