@@ -55,7 +55,7 @@ struct Workloads {
     func insert() throws -> Measurement {
         let count = sizes.rows
         var rawURL = scratchDirectory()
-        let raw = try harness.median(setup: { rawURL = scratchDirectory() }) {
+        let raw = harness.median(setup: { rawURL = scratchDirectory() }) {
             let db = RawSQLite(path: rawURL.appendingPathComponent("raw.sqlite").path)
             db.exec(rawItemTable)
             db.exec("BEGIN")
@@ -173,7 +173,7 @@ struct Workloads {
         // Every run adds one to each value, as the models do: writing back an unchanged value would let SQLite
         // skip writing the page, which is less work than ours.
         var rows: [RawItem] = []
-        let raw5 = try harness.median(setup: { rows = readRaw(db, selectAll) }) {
+        let raw5 = harness.median(setup: { rows = readRaw(db, selectAll) }) {
             db.exec("BEGIN")
             let update = db.prepare("UPDATE items SET value = ? WHERE id = ?")
             for row in rows {
@@ -201,7 +201,7 @@ struct Workloads {
         let half = count / 2
         // The raw table is refilled with the rows the store holds: rows of one-letter strings took fewer pages to
         // delete than the store's.
-        let raw6 = try harness.median(setup: {
+        let raw6 = harness.median(setup: {
             db.exec("DELETE FROM items")
             fillRaw(db, count)
         }) {
@@ -391,7 +391,7 @@ struct Workloads {
         let count = sizes.rows
         let half = count / 2
         var db = RawSQLite(path: scratchDirectory().appendingPathComponent("raw.sqlite").path)
-        let raw = try harness.median(setup: {
+        let raw = harness.median(setup: {
             db = RawSQLite(path: scratchDirectory().appendingPathComponent("raw.sqlite").path)
             db.exec("CREATE TABLE uniques (id INTEGER PRIMARY KEY, key INTEGER NOT NULL UNIQUE, text TEXT NOT NULL)")
             db.exec("BEGIN")

@@ -1,11 +1,12 @@
 import Foundation
 import SwiftData
 
-// swiftdata-bench [--quick] [--json FILE] [--check]
+// swiftdata-bench [--quick] [--json FILE] [--check] [--only Wn] [--floor]
 //
 // Runs every workload next to the raw SQLite C API doing the same work, prints a table of medians and ratios,
 // optionally writes them as JSON, and with --check compares the ratios with the committed baseline
-// (Thresholds/6.3/ratios.json), failing when a workload is more than 15% worse.
+// (Thresholds/6.3/ratios.json), failing when a workload is more than 15% worse. --floor instead prints what W2's
+// read costs into objects of a few shapes without SwiftData (see Floor.swift).
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
@@ -21,6 +22,11 @@ let workloads = Workloads(sizes: quick ? .quick : .full, harness: Harness(runs: 
 var results: [Measurement] = []
 // The stores are deleted however the run ends short of a crash.
 defer { removeScratchFiles() }
+if arguments.contains("--floor") {
+    try workloads.floor()
+    removeScratchFiles()
+    exit(0)
+}
 if wanted("W1") { results.append(try workloads.insert()) }
 if wanted("W2", "W5", "W6") { results += try workloads.fetchUpdateDelete() }
 if wanted("W3", "W4", "W8", "W10") { results += try workloads.bigStore() }
@@ -61,23 +67,5 @@ if check {
         print("check: regressions:\n" + regressions.joined(separator: "\n"))
         removeScratchFiles()
         exit(1)
-    }
-}
-@inline(never) func bumpAll(_ items: [BenchItem]) {
-    for item in items { item.value += 1 }
-}
-@inline(never) func saveAll(_ context: ModelContext) throws { try context.save() }
-if arguments.contains("--set-cost") {
-    let directory = scratchDirectory()
-    let container = try ModelContainer(
-        for: BenchItem.self, configurations: ModelConfiguration(url: directory.appendingPathComponent("t.store")))
-    let writer = ModelContext(container)
-    for number in 0..<5_000 { writer.insert(BenchItem(number: number)) }
-    try writer.save()
-    for _ in 0..<2 {
-        let context = ModelContext(container)
-        let items = try context.fetch(FetchDescriptor<BenchItem>())
-        bumpAll(items)
-        try saveAll(context)
     }
 }
