@@ -23,7 +23,7 @@ extension PersistedPropertyMacro: AccessorMacro {
         // In a `@Model` subclass, the backing data belongs to the superclass and does not exist yet while the
         // subclass's initializer assigns its own properties (before `super.init`). Those values wait in the peer
         // `_name` until `_$swiftDataFlushPending()` moves them into the backing data.
-        if let subclass = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first,
+        if let subclass = context.enclosingClass,
             subclass.isModelSubclass
         {
             let keyPath = "\\\(subclass.name.trimmedDescription).\(name)"
@@ -93,9 +93,7 @@ extension PersistedPropertyMacro {
     /// a literal rooted at the class otherwise.
     static func keyPath(of name: String, in context: some MacroExpansionContext) -> String {
         if let owner = staticKeyPathOwner(in: context) { return "\(owner).\(keyPathPeerName(of: name))" }
-        return context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first.map {
-            "\\\($0.name.trimmedDescription).\(name)"
-        } ?? "\\.\(name)"
+        return context.enclosingClass.map { "\\\($0.name.trimmedDescription).\(name)" } ?? "\\.\(name)"
     }
 
     /// The name of the static copy of a property's key path.
@@ -105,9 +103,7 @@ extension PersistedPropertyMacro {
     /// it or a type around it is generic (or an extension, which may be of a generic type), since generic types
     /// cannot have static stored properties.
     static func staticKeyPathOwner(in context: some MacroExpansionContext) -> String? {
-        guard let owner = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first else {
-            return nil
-        }
+        guard let owner = context.enclosingClass else { return nil }
         let isGeneric = context.lexicalContext.contains { declaration in
             declaration.is(ExtensionDeclSyntax.self)
                 || declaration.asProtocol((any WithGenericParametersSyntax).self)?.genericParameterClause != nil
@@ -159,7 +155,7 @@ extension PersistedPropertyMacro: PeerMacro {
         guard let variable = declaration.as(VariableDeclSyntax.self), let name = variable.singleIdentifier else {
             return []
         }
-        if let subclass = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first,
+        if let subclass = context.enclosingClass,
             subclass.isModelSubclass, let type = variable.declaredType
         {
             return [

@@ -35,7 +35,7 @@ private func keyPathGroups(
 ) -> String {
     let root =
         node.genericArgumentClause?.arguments.first?.argument.trimmedDescription
-        ?? context.lexicalContext.lazy.compactMap { $0.as(ClassDeclSyntax.self)?.name.trimmedDescription }.first
+        ?? context.enclosingClass?.name.trimmedDescription
         ?? "Self"
     let groups = node.arguments.map { argument -> String in
         var expression = argument.expression

@@ -1,79 +1,46 @@
-import CSQLiteBench
 import Foundation
 
 // `swiftdata-bench --floor`: what W2 (read 100,000 rows and touch every value) costs when the rows become objects
 // of a few shapes, with no SwiftData at all. Each shape is the skeleton of a way to keep a model's values; its
 // ratio to the raw read is the least a persistence framework built that way can reach, before it tracks anything.
 
-/// A model whose values are typed stored properties of its own object.
+/// A model whose values are typed stored properties of its own object (the row's structure, held inline).
 private final class PlainObject {
-    var number: Int
-    var shortText: String
-    var longText: String
-    var flag: Bool
-    var value: Double
-    var date: Date
+    let values: RawItem
 
-    init(_ row: RawItem) {
-        number = row.number
-        shortText = row.shortText
-        longText = row.longText
-        flag = row.flag
-        value = row.value
-        date = row.date
-    }
+    init(_ row: RawItem) { values = row }
 }
 
 /// What a model needs besides its values: identity, context and change tracking, about the size of SwiftData's
 /// backing data besides its slots.
-private struct ObjectState {
+private final class StateObject {
     var key: Int64
     var flags = 0
-    var reserved: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-}
-
-/// The state of a model as an object of its own, as SwiftData's backing data is.
-private final class StateObject {
-    var state: ObjectState
     weak var context: AnyObject?
+    var reserved: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
-    init(key: Int64) { state = ObjectState(key: key) }
+    init(key: Int64) { self.key = key }
 }
 
 /// A model with typed stored values and a state object beside it: two objects per row.
 private final class TypedObject {
     let state: StateObject
-    var number: Int
-    var shortText: String
-    var longText: String
-    var flag: Bool
-    var value: Double
-    var date: Date
+    let values: RawItem
 
     init(_ row: RawItem) {
         state = StateObject(key: row.id)
-        number = row.number
-        shortText = row.shortText
-        longText = row.longText
-        flag = row.flag
-        value = row.value
-        date = row.date
-    }
-
-    func touch() -> Int {
-        number &+ shortText.utf8.count &+ longText.utf8.count &+ (flag ? 1 : 0) &+ Int(value)
-            &+ Int(date.timeIntervalSinceReferenceDate)
+        values = row
     }
 }
 
-/// A model, its backing object and a separately allocated buffer of `Any` slots: SwiftData's shape today, three
-/// allocations per row.
+/// A model, its backing object (the state) and a separately allocated buffer of six `Any` slots: SwiftData's
+/// shape today, three allocations per row.
 private final class SlotsObject {
-    let backing: SlotsBacking
+    let backing: StateObject
+    let slots = UnsafeMutablePointer<Any>.allocate(capacity: 6)
 
     init(_ row: RawItem) {
-        backing = SlotsBacking(key: row.id)
-        let slots = backing.slots
+        backing = StateObject(key: row.id)
         (slots + 0).initialize(to: row.number)
         (slots + 1).initialize(to: row.shortText)
         (slots + 2).initialize(to: row.longText)
@@ -82,25 +49,16 @@ private final class SlotsObject {
         (slots + 5).initialize(to: row.date)
     }
 
-    func touch() -> Int {
-        let slots = backing.slots
-        return (slots[0] as! Int) &+ (slots[1] as! String).utf8.count &+ (slots[2] as! String).utf8.count
-            &+ ((slots[3] as! Bool) ? 1 : 0) &+ Int(slots[4] as! Double)
-            &+ Int((slots[5] as! Date).timeIntervalSinceReferenceDate)
-    }
-}
-
-/// The backing object of `SlotsObject`: the state and six slots.
-private final class SlotsBacking {
-    let slots = UnsafeMutablePointer<Any>.allocate(capacity: 6)
-    var state: ObjectState
-    weak var context: AnyObject?
-
-    init(key: Int64) { state = ObjectState(key: key) }
-
     deinit {
         slots.deinitialize(count: 6)
         slots.deallocate()
+    }
+
+    /// The slots' values, cast back as a model's accessors do.
+    var values: RawItem {
+        RawItem(
+            id: backing.key, number: slots[0] as! Int, shortText: slots[1] as! String, longText: slots[2] as! String,
+            flag: slots[3] as! Bool, value: slots[4] as! Double, date: slots[5] as! Date)
     }
 }
 
@@ -109,44 +67,17 @@ extension Workloads {
     func floor() throws {
         let (db, _, _) = try populated(sizes.rows)
         let select = "SELECT id, number, shortText, longText, flag, value, date FROM items"
-        func touch(_ row: RawItem) -> Int {
-            row.number &+ row.shortText.utf8.count &+ row.longText.utf8.count &+ (row.flag ? 1 : 0) &+ Int(row.value)
-                &+ Int(row.date.timeIntervalSinceReferenceDate)
-        }
-        func touch(_ object: PlainObject) -> Int {
-            object.number &+ object.shortText.utf8.count &+ object.longText.utf8.count &+ (object.flag ? 1 : 0)
-                &+ Int(object.value) &+ Int(object.date.timeIntervalSinceReferenceDate)
-        }
-        // Each shape reads the rows as the raw baseline does and makes its objects from them as it goes.
-        func read<Object>(_ make: (RawItem) -> Object, _ touchAll: ([Object]) -> Int) -> Double {
+        // Each shape reads the rows as the raw baseline does, makes its objects as it goes, then touches them all.
+        func read<Object>(_ make: (RawItem) -> Object, _ values: (Object) -> RawItem) -> Double {
             harness.median(setup: {}) {
-                let statement = db.prepare(select)
-                defer { sqlite3_finalize(statement) }
-                var objects: [Object] = []
-                while sqlite3_step(statement) == SQLITE_ROW {
-                    objects.append(
-                        make(
-                            RawItem(
-                                id: sqlite3_column_int64(statement, 0), number: Int(sqlite3_column_int64(statement, 1)),
-                                shortText: db.text(statement, 2), longText: db.text(statement, 3),
-                                flag: sqlite3_column_int64(statement, 4) != 0,
-                                value: sqlite3_column_double(statement, 5),
-                                date: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, 6)))))
-                }
-                blackHole(touchAll(objects))
+                blackHole(readRaw(db, select, making: make).reduce(0) { $0 &+ touch(values($1)) })
             }
         }
-        let raw = read({ $0 }) { $0.reduce(0) { $0 &+ touch($1) } }
+        let raw = read({ $0 }, { $0 })
         let shapes: [(String, Double)] = [
-            ("one object per row, typed stored values", read(PlainObject.init) { $0.reduce(0) { $0 &+ touch($1) } }),
-            (
-                "typed values plus a state object per row",
-                read(TypedObject.init) { $0.reduce(0) { $0 &+ $1.touch() } }
-            ),
-            (
-                "object, backing object and Any slots per row",
-                read(SlotsObject.init) { $0.reduce(0) { $0 &+ $1.touch() } }
-            ),
+            ("one object per row, typed stored values", read(PlainObject.init, \.values)),
+            ("typed values plus a state object per row", read(TypedObject.init, \.values)),
+            ("object, backing object and Any slots per row", read(SlotsObject.init, \.values)),
         ]
         print(String(format: "W2 floor: raw read into structures %.2f ms", raw))
         for (shape, milliseconds) in shapes {

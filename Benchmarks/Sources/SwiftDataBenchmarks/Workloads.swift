@@ -129,21 +129,28 @@ struct Workloads {
     }
 
     func readRaw(_ db: RawSQLite, _ sql: String, bind: (OpaquePointer) -> Void = { _ in }) -> [RawItem] {
+        readRaw(db, sql, bind: bind) { $0 }
+    }
+
+    /// Reads the items a query selects, making something of each row as it is read.
+    func readRaw<Row>(
+        _ db: RawSQLite, _ sql: String, bind: (OpaquePointer) -> Void = { _ in }, making make: (RawItem) -> Row
+    ) -> [Row] {
         let statement = db.prepare(sql)
         defer { sqlite3_finalize(statement) }
         bind(statement)
-        var items: [RawItem] = []
+        var rows: [Row] = []
         while sqlite3_step(statement) == SQLITE_ROW {
-            items.append(
-                RawItem(
-                    id: sqlite3_column_int64(statement, 0), number: Int(sqlite3_column_int64(statement, 1)),
-                    shortText: db.text(statement, 2), longText: db.text(statement, 3),
-                    flag: sqlite3_column_int64(statement, 4) != 0, value: sqlite3_column_double(statement, 5),
-                    date: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, 6))
-                )
-            )
+            rows.append(
+                make(
+                    RawItem(
+                        id: sqlite3_column_int64(statement, 0), number: Int(sqlite3_column_int64(statement, 1)),
+                        shortText: db.text(statement, 2), longText: db.text(statement, 3),
+                        flag: sqlite3_column_int64(statement, 4) != 0, value: sqlite3_column_double(statement, 5),
+                        date: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, 6))
+                    )))
         }
-        return items
+        return rows
     }
 
     /// Reads every attribute of a model, as an app touching its data would.

@@ -147,9 +147,7 @@ extension ModelContext {
         let slots = try ModelSlots(count: entity.storedProperties.count) { index -> Any in
             let property = entity.storedProperties[index]
             if property.isRelationship { return try storedRelationship(property, in: row, layout: layout) }
-            guard let range = layout.columnRangeByProperty[index] else {
-                return property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset())
-            }
+            guard let range = layout.columnRangeByProperty[index] else { return property.unstoredValue }
             guard row.loadedProperties?.contains(index) ?? true else { return ModelStorage.NotFetched() }
             return try decode(row.values[range], property: property, entity: entity)
         }

@@ -39,15 +39,7 @@ extension ModelContext {
         let deletions = try deletionClosure()
         try validateRelationshipCounts(excluding: deletions)
         var groups = StoreChangeGroups(container: container)
-        if container.stores.count == 1 {
-            // One store holds every entity: it takes the list of inserts as it is, which spares a pass over every
-            // inserted model (the writer reads each one anyway, and refuses a model of an entity not in the store).
-            groups.changes[groups.position(ofStore: container.stores[0])].inserted = inserted.models
-        } else {
-            for model in inserted.models {
-                groups.changes[try groups.position(of: model.storage.entity)].inserted.append(model)
-            }
-        }
+        try groups.add(inserted: inserted.models)
         for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
             let storage = model.storage
             groups.changes[try groups.position(of: storage.entity)].updated.append(storage)

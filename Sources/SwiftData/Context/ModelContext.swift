@@ -187,10 +187,7 @@ public final class ModelContext {
         guard let entity = container.schema.entitiesByName[persistentModelID.entityName] else {
             preconditionFailure("\(persistentModelID) belongs to no entity of this context's container")
         }
-        let slots = ModelSlots(count: entity.storedProperties.count) {
-            let property = entity.storedProperties[$0]
-            return property.defaultValue ?? (property.isOptional ? property.noneValue : ModelStorage.Unset())
-        }
+        let slots = ModelSlots(count: entity.storedProperties.count) { entity.storedProperties[$0].unstoredValue }
         let (model, storage) = entity.makeModel(identifier: persistentModelID, slots: slots)
         storage.context = self
         storage.isDeleted = true

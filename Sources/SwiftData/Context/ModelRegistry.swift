@@ -27,11 +27,10 @@ struct ModelRegistry {
     /// Registers backing data under its identifier and returns the backing data registered there before, if any.
     @discardableResult
     mutating func insert(_ storage: ModelStorage) -> ModelStorage? {
-        let identifier = storage.identifier
-        storage.isRegistered = true
-        if let position = position(of: identifier) {
+        if let position = position(of: storage.identifier) {
             let previous = slots[position].storage!.takeUnretainedValue()
             previous.isRegistered = false
+            storage.isRegistered = true
             slots[position].storage = Unmanaged.passUnretained(storage)
             return previous
         }

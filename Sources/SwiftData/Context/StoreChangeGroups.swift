@@ -26,8 +26,21 @@ struct StoreChangeGroups {
         return position
     }
 
+    /// Adds inserted models to the groups of their stores. A container with one store gives it the list as it is,
+    /// without a pass over the models: the store's writer reads each model anyway, and refuses one of an entity it
+    /// does not hold.
+    ///
+    /// - Throws: `SwiftDataError.configurationSchemaNotFoundInContainerSchema` when no store holds a model's entity.
+    mutating func add(inserted models: [any PersistentModel]) throws {
+        if container.stores.count == 1, !models.isEmpty {
+            changes[position(ofStore: container.stores[0])].inserted = models
+            return
+        }
+        for model in models { changes[try position(of: model.storage.entity)].inserted.append(model) }
+    }
+
     /// The position in `changes` of a store's group, added when it has none yet.
-    mutating func position(ofStore store: SQLiteStore) -> Int {
+    private mutating func position(ofStore store: SQLiteStore) -> Int {
         if let existing = stores.firstIndex(where: { $0 === store }) { return existing }
         stores.append(store)
         changes.append(StoreChanges())

@@ -15,8 +15,20 @@ public struct _ModelBacking<Model: PersistentModel> {
     /// Keeps backing data and looks up the storage behind it.
     @inlinable
     public init(_ backingData: any BackingData<Model>) {
+        self.init(backingData, storageReference: Self.storageReference(of: backingData))
+    }
+
+    /// Keeps backing data and the reference to the storage behind it, found already.
+    @usableFromInline
+    init(_ backingData: any BackingData<Model>, storageReference: Unmanaged<AnyObject>?) {
         self.backingData = backingData
-        self.storageReference = backingData._swiftDataStorage.map { Unmanaged.passUnretained($0) }
+        self.storageReference = storageReference
+    }
+
+    /// An unretained reference to SwiftData's storage behind backing data, or nil for backing data of another kind.
+    @inlinable
+    public static func storageReference(of backingData: any BackingData<Model>) -> Unmanaged<AnyObject>? {
+        backingData._swiftDataStorage.map { Unmanaged.passUnretained($0) }
     }
 
     /// Holds `backingData` from now on, for `init(backingData:)`. A fetched model holds it already: the fetch
@@ -24,12 +36,9 @@ public struct _ModelBacking<Model: PersistentModel> {
     /// is rather than wrapped again.
     @inlinable
     public mutating func adopt(_ backingData: any BackingData<Model>) {
-        if let storageReference, let object = backingData._swiftDataStorage,
-            object === storageReference.takeUnretainedValue()
-        {
-            return
-        }
-        self = _ModelBacking(backingData)
+        let reference = Self.storageReference(of: backingData)
+        if let reference, reference.toOpaque() == storageReference?.toOpaque() { return }
+        self = _ModelBacking(backingData, storageReference: reference)
     }
 
     /// SwiftData's storage behind the backing data, or nil for backing data of another kind.

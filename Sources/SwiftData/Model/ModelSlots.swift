@@ -69,12 +69,9 @@ struct ModelSlots {
     func inlineValue<Value>(at index: Int, as type: Value.Type) -> Value? {
         guard
             MemoryLayout<Value>.size <= Self.bufferSize, MemoryLayout<Value>.alignment <= Self.bufferAlignment,
-            _isBitwiseTakable(Value.self), index >= 0, index < count
+            _isBitwiseTakable(Value.self), holds(Value.self, at: index)
         else { return nil }
-        let slot = UnsafeRawPointer(base.unsafelyUnwrapped + index)
-        let held = slot.load(fromByteOffset: Self.bufferSize, as: UnsafeRawPointer.self)
-        guard held == unsafeBitCast(Value.self, to: UnsafeRawPointer.self) else { return nil }
-        return slot.load(as: Value.self)
+        return UnsafeRawPointer(base.unsafelyUnwrapped + index).load(as: Value.self)
     }
 
     /// Puts `value` in a slot that holds `ModelStorage.Unset`, and returns true; false, changing nothing, for a
@@ -82,12 +79,19 @@ struct ModelSlots {
     /// without being destroyed.
     @inlinable
     func fill<Value>(unsetSlot index: Int, with value: Value) -> Bool {
-        guard index >= 0, index < count else { return false }
-        let slot = base.unsafelyUnwrapped + index
-        let held = UnsafeRawPointer(slot).load(fromByteOffset: Self.bufferSize, as: UnsafeRawPointer.self)
-        guard held == unsafeBitCast(ModelStorage.Unset.self, to: UnsafeRawPointer.self) else { return false }
-        slot.initialize(to: value)
+        guard holds(ModelStorage.Unset.self, at: index) else { return false }
+        (base.unsafelyUnwrapped + index).initialize(to: value)
         return true
+    }
+
+    /// True when slot `index` exists and holds a value of exactly `type`, told by the type metadata pointer that
+    /// follows the `Any`'s value buffer.
+    @inlinable
+    func holds(_ type: Any.Type, at index: Int) -> Bool {
+        guard index >= 0, index < count else { return false }
+        let held = UnsafeRawPointer(base.unsafelyUnwrapped + index).load(
+            fromByteOffset: Self.bufferSize, as: UnsafeRawPointer.self)
+        return held == unsafeBitCast(type, to: UnsafeRawPointer.self)
     }
 
     /// The size of an `Any`'s value buffer, which its type's metadata pointer follows.

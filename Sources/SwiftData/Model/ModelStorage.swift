@@ -179,8 +179,7 @@ class ModelStorage {
 
     /// True when the relationship in a slot is not loaded: a to-one fault, or links that were not read yet.
     final func isUnloadedRelationship(at index: Int) -> Bool {
-        let slotType = heldType(of: values[index])
-        return slotType == ToOneFault.self || slotType == UnloadedRelationship.self
+        values.holds(ToOneFault.self, at: index) || values.holds(UnloadedRelationship.self, at: index)
     }
 
     private func resolve(_ fault: ToOneFault, for property: Schema.Entity.Property) -> Any {
@@ -362,8 +361,10 @@ class ModelStorage {
     /// models refer to each other, and would otherwise keep each other alive once nothing else does.
     final func unloadRelationships() {
         for property in entity.storedProperties where property.isRelationship && property.index < values.count {
+            guard !isUnloadedRelationship(at: property.index), !values.holds(Unset.self, at: property.index) else {
+                continue
+            }
             let current = values[property.index]
-            guard !isUnloadedRelationship(at: property.index), heldType(of: current) != Unset.self else { continue }
             if property.relationshipInfo?.isToMany == true {
                 values[property.index] = UnloadedRelationship()
             } else {

@@ -39,10 +39,10 @@ extension PersistentModel {
     @inlinable
     public func _setValue<Value>(forKey key: KeyPath<Self, Value>, slot: Int, to newValue: Value)
     where Value: Encodable {
-        let isSet: Void? = ModelStorage.withStorage(behind: self) { storage in
+        let wrote: Void? = ModelStorage.withStorage(behind: self) { storage in
             checked(storage, slot: slot, key: key).setAttribute(at: slot, to: newValue)
         }
-        if isSet == nil { setValue(forKey: key, to: newValue) }
+        if wrote == nil { setValue(forKey: key, to: newValue) }
     }
 
     /// `setValue(forKey:to:)` for a to-one relationship that is not optional.

@@ -32,7 +32,7 @@ extension PersistentModel {
 
     /// The storage behind `persistentBackingData`, for models that `@Model` did not expand.
     public var _$swiftDataStorage: Unmanaged<AnyObject>? {
-        persistentBackingData._swiftDataStorage.map { Unmanaged.passUnretained($0) }
+        _ModelBacking<Self>.storageReference(of: persistentBackingData)
     }
 
     /// Nothing waits, for final model classes.

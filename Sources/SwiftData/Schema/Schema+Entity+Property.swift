@@ -101,6 +101,10 @@ extension Schema.Entity {
             optionalType?.wrapping(model) ?? model
         }
 
+        /// The slot value of a property that has no stored value to read: its declared default, else `nil` for an
+        /// optional, else unset.
+        var unstoredValue: Any { defaultValue ?? (isOptional ? noneValue : ModelStorage.Unset()) }
+
         /// The value of an empty relationship: `nil` for to-one, an empty collection for to-many.
         var emptyRelationshipValue: Any {
             guard let relationshipInfo, relationshipInfo.isToMany else { return noneValue }

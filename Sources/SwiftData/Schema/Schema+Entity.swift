@@ -149,7 +149,6 @@ extension Schema {
         /// Problems found while resolving relationships (ambiguous inverses); a container refuses such a schema.
         var relationshipIssues: [String] = []
 
-        /// Creates a model of this entity around stored values.
         /// A model of this entity with the given identifier; its backing data takes ownership of `slots`.
         func makeModel(identifier: PersistentIdentifier, slots: ModelSlots) -> (any PersistentModel, ModelStorage) {
             modelFactory(self, identifier, slots)
