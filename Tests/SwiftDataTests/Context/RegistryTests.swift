@@ -1,6 +1,7 @@
 import Foundation
-import SwiftData
 import Testing
+
+@testable import SwiftData
 
 /// The registry holds a context's saved models without retaining them: a released model leaves it at once, and
 /// the models that stay are found whatever was released around them.
@@ -69,6 +70,28 @@ import Testing
         let byOther: Trip? = context.registeredModel(for: other)
         #expect(byOriginal == nil && byOther == nil)
         #expect(try context.fetch(FetchDescriptor<Trip>()).count == 2)
+    }
+
+    /// Registering backing data that is registered already leaves it registered, so its release still removes
+    /// its entry.
+    @Test func registeringTheSameBackingDataAgainKeepsItRegistered() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        let writer = ModelContext(container)
+        writer.insert(Trip(name: "a", destination: "d"))
+        try writer.save()
+
+        let context = ModelContext(container)
+        var trip: Trip? = try context.fetch(FetchDescriptor<Trip>()).first
+        let identifier = try #require(trip).persistentModelID
+        do {
+            let storage = try #require(trip).storage
+            #expect(context.registered.insert(storage) === storage)
+            #expect(storage.isRegistered)
+        }
+        trip = nil
+        #expect(context.registered.count == 0)
+        let found: Trip? = context.registeredModel(for: identifier)
+        #expect(found == nil)
     }
 }
 
