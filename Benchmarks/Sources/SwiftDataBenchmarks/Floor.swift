@@ -13,13 +13,18 @@ private final class PlainObject {
 
 /// What a model needs besides its values: identity, context and change tracking, about the size of SwiftData's
 /// backing data besides its slots.
-private final class StateObject {
+private struct ModelState {
     var key: Int64
     var flags = 0
     weak var context: AnyObject?
     var reserved: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+}
 
-    init(key: Int64) { self.key = key }
+/// A model's state in an object of its own.
+private final class StateObject {
+    var state: ModelState
+
+    init(key: Int64) { state = ModelState(key: key) }
 }
 
 /// A model with typed stored values and a state object beside it: two objects per row.
@@ -41,12 +46,7 @@ private final class SlotsObject {
 
     init(_ row: RawItem) {
         backing = StateObject(key: row.id)
-        (slots + 0).initialize(to: row.number)
-        (slots + 1).initialize(to: row.shortText)
-        (slots + 2).initialize(to: row.longText)
-        (slots + 3).initialize(to: row.flag)
-        (slots + 4).initialize(to: row.value)
-        (slots + 5).initialize(to: row.date)
+        initializeSlots(slots, with: row)
     }
 
     deinit {
@@ -56,10 +56,63 @@ private final class SlotsObject {
 
     /// The slots' values, cast back as a model's accessors do.
     var values: RawItem {
-        RawItem(
-            id: backing.key, number: slots[0] as! Int, shortText: slots[1] as! String, longText: slots[2] as! String,
-            flag: slots[3] as! Bool, value: slots[4] as! Double, date: slots[5] as! Date)
+        item(key: backing.state.key, slots: slots)
     }
+}
+
+/// Backing state and its `Any` slots in one allocation.
+private final class TailSlots: ManagedBuffer<ModelState, Any> {
+    static let count = 6
+
+    deinit {
+        _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: Self.count) }
+    }
+}
+
+/// A model and one backing object holding its state and six `Any` slots: two allocations per row.
+private final class TailSlotsObject {
+    let backing: TailSlots
+
+    init(_ row: RawItem) {
+        backing = TailSlots.create(minimumCapacity: TailSlots.count) { _ in ModelState(key: row.id) } as! TailSlots
+        backing.withUnsafeMutablePointerToElements { slots in
+            initializeSlots(slots, with: row)
+        }
+    }
+
+    /// The slots' values, cast back as a model's accessors do.
+    var values: RawItem {
+        backing.withUnsafeMutablePointerToElements { slots in
+            item(key: backing.header.key, slots: slots)
+        }
+    }
+}
+
+/// Puts a row's six values into six uninitialized `Any` slots.
+private func initializeSlots(_ slots: UnsafeMutablePointer<Any>, with row: RawItem) {
+    (slots + 0).initialize(to: row.number)
+    (slots + 1).initialize(to: row.shortText)
+    (slots + 2).initialize(to: row.longText)
+    (slots + 3).initialize(to: row.flag)
+    (slots + 4).initialize(to: row.value)
+    (slots + 5).initialize(to: row.date)
+}
+
+/// The row whose values six slots hold, read back as a model's accessors read them.
+private func item(key: Int64, slots: UnsafeMutablePointer<Any>) -> RawItem {
+    RawItem(
+        id: key, number: slotValue(slots + 0, as: Int.self), shortText: slotValue(slots + 1, as: String.self),
+        longText: slotValue(slots + 2, as: String.self), flag: slotValue(slots + 3, as: Bool.self),
+        value: slotValue(slots + 4, as: Double.self), date: slotValue(slots + 5, as: Date.self))
+}
+
+/// The value in an `Any` slot known to hold a `Value` inline, read as SwiftData's accessors read it: a comparison
+/// of the slot's type metadata (the word after its three-word buffer) and a load, with no dynamic cast.
+private func slotValue<Value>(_ slot: UnsafeMutablePointer<Any>, as type: Value.Type) -> Value {
+    let held = UnsafeRawPointer(slot).load(
+        fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer.self)
+    precondition(held == unsafeBitCast(Value.self, to: UnsafeRawPointer.self), "slot holds another type")
+    return UnsafeRawPointer(slot).load(as: Value.self)
 }
 
 extension Workloads {
@@ -78,6 +131,7 @@ extension Workloads {
             ("one object per row, typed stored values", read(PlainObject.init, \.values)),
             ("typed values plus a state object per row", read(TypedObject.init, \.values)),
             ("object, backing object and Any slots per row", read(SlotsObject.init, \.values)),
+            ("object and a backing object holding Any slots", read(TailSlotsObject.init, \.values)),
         ]
         print(String(format: "W2 floor: raw read into structures %.2f ms", raw))
         for (shape, milliseconds) in shapes {

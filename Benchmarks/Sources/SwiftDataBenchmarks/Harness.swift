@@ -49,3 +49,26 @@ func residentMegabytes() -> Double {
     }
     return 0
 }
+
+/// A workload whose ratio is more than 15% worse than its baseline ratio.
+struct Regression: CustomStringConvertible {
+    /// How much worse than its baseline a ratio may be before it counts as a regression.
+    static let tolerance = 1.15
+
+    let workload: String
+    let ratio: Double
+    let baseline: Double
+
+    var description: String {
+        "\(workload): ratio \(String(format: "%.2f", ratio)) vs baseline \(baseline)"
+    }
+
+    /// The results whose ratios exceed their baselines by more than the tolerance; workloads the baseline does
+    /// not name are not compared.
+    static func find(in results: [Measurement], against baseline: [String: Double]) -> [Regression] {
+        results.compactMap { result in
+            guard let allowed = baseline[result.workload], result.ratio > allowed * tolerance else { return nil }
+            return Regression(workload: result.workload, ratio: result.ratio, baseline: allowed)
+        }
+    }
+}

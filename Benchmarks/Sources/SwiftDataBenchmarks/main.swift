@@ -1,21 +1,26 @@
 import Foundation
 import SwiftData
 
-// swiftdata-bench [--quick] [--json FILE] [--check] [--only Wn] [--floor]
+// swiftdata-bench [--quick] [--json FILE] [--check [--baseline FILE]] [--only Wn] [--floor] [--compare FILE]
 //
 // Runs every workload next to the raw SQLite C API doing the same work, prints a table of medians and ratios,
-// optionally writes them as JSON, and with --check compares the ratios with the committed baseline
-// (Thresholds/6.3/ratios.json), failing when a workload is more than 15% worse. --floor instead prints what W2's
-// read costs into objects of a few shapes without SwiftData (see Floor.swift).
+// optionally writes them as JSON, and with --check compares the ratios with a baseline (by default the committed
+// Thresholds/6.3/ratios.json), failing when a workload is more than 15% worse. --compare FILE takes the results
+// from a JSON file that --json wrote instead of running the workloads, so a check can be repeated against another
+// baseline. --floor instead prints what W2's read costs into objects of a few shapes without SwiftData (see
+// Floor.swift).
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
-let jsonPath = arguments.firstIndex(of: "--json").flatMap {
-    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+/// The value that follows an option, if the option is given.
+func value(of option: String) -> String? {
+    arguments.firstIndex(of: option).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 }
+let jsonPath = value(of: "--json")
 let check = arguments.contains("--check")
+let comparedPath = value(of: "--compare")
 /// `--only W5` runs one group of workloads, for profiling.
-let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let only = value(of: "--only")
 func wanted(_ names: String...) -> Bool { only.map { names.contains($0) } ?? true }
 
 let workloads = Workloads(sizes: quick ? .quick : .full, harness: Harness(runs: quick ? 3 : 5))
@@ -27,11 +32,15 @@ if arguments.contains("--floor") {
     removeScratchFiles()
     exit(0)
 }
-if wanted("W1") { results.append(try workloads.insert()) }
-if wanted("W2", "W5", "W6") { results += try workloads.fetchUpdateDelete() }
-if wanted("W3", "W4", "W8", "W10") { results += try workloads.bigStore() }
-if wanted("W7") { results += try workloads.relationships() }
-if wanted("W9") { results.append(try workloads.upserts()) }
+if let comparedPath {
+    results = try JSONDecoder().decode([Measurement].self, from: Data(contentsOf: URL(fileURLWithPath: comparedPath)))
+} else {
+    if wanted("W1") { results.append(try workloads.insert()) }
+    if wanted("W2", "W5", "W6") { results += try workloads.fetchUpdateDelete() }
+    if wanted("W3", "W4", "W8", "W10") { results += try workloads.bigStore() }
+    if wanted("W7") { results += try workloads.relationships() }
+    if wanted("W9") { results.append(try workloads.upserts()) }
+}
 
 func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
 print(pad("workload", 6), pad("description", 58), pad("raw ms", 10), pad("ours ms", 10), "ratio")
@@ -50,21 +59,16 @@ if let jsonPath {
 }
 
 if check {
-    let baselineURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let baselineURL =
+        value(of: "--baseline").map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Thresholds/6.3/ratios.json")
     let baseline = try JSONDecoder().decode([String: Double].self, from: Data(contentsOf: baselineURL))
-    var regressions: [String] = []
-    for result in results {
-        guard let allowed = baseline[result.workload] else { continue }
-        if result.ratio > allowed * 1.15 {
-            regressions.append(
-                "\(result.workload): ratio \(String(format: "%.2f", result.ratio)) vs baseline \(allowed)")
-        }
-    }
+    let regressions = Regression.find(in: results, against: baseline)
     if regressions.isEmpty {
         print("check: no workload is more than 15% worse than the baseline")
     } else {
-        print("check: regressions:\n" + regressions.joined(separator: "\n"))
+        print("check: regressions:\n" + regressions.map(\.description).joined(separator: "\n"))
         removeScratchFiles()
         exit(1)
     }

@@ -146,33 +146,61 @@ extension ModelContext {
         // The row's values go straight into the new backing data's slots.
         let slots = try ModelSlots(count: entity.storedProperties.count) { index -> Any in
             let property = entity.storedProperties[index]
-            if property.isRelationship { return try storedRelationship(property, in: row, layout: layout) }
+            if property.isRelationship {
+                return try storedRelationship(property, layout: layout) { row.values[$0] }
+            }
             guard let range = layout.columnRangeByProperty[index] else { return property.unstoredValue }
             guard row.loadedProperties?.contains(index) ?? true else { return ModelStorage.NotFetched() }
             return try decode(row.values[range], property: property, entity: entity)
         }
+        return registerNewModel(
+            entity: entity, primaryKey: row.primaryKey, identifier: identifier, slots: slots,
+            isUnregistered: isUnregistered)
+    }
+
+    /// Makes the model of a row whose values are decoded into `slots`, and registers it with this context.
+    /// `isUnregistered` tells that no model of the row is registered, so the registry need not be searched.
+    func registerNewModel(
+        entity: Schema.Entity, primaryKey: Int64, identifier: PersistentIdentifier, slots: ModelSlots,
+        isUnregistered: Bool
+    ) -> any PersistentModel {
         let (model, storage) = entity.makeModel(identifier: identifier, slots: slots)
         storage.context = self
         if isUnregistered { registered.insertNew(storage) } else { registered.insert(storage) }
         // A row deleted without loading its model becomes an ordinary pending deletion once its model exists.
-        if !batchDeletions.isEmpty, batchDeletions.remove(row.primaryKey, of: entity) {
+        if !batchDeletions.isEmpty, batchDeletions.remove(primaryKey, of: entity) {
             storage.isDeleted = true
             deleted.append(model)
         }
         return model
     }
 
-    /// A relationship slot's stored state in a row: a fault on the target the row's foreign key names, for a
-    /// to-one relationship stored in the row; not loaded for any other.
+    /// The slots of a new model of the row a statement is on: every column of the row decoded straight from
+    /// SQLite, for an entity whose rows decode without code of the app (`Schema.Entity.decodesPlainly`).
+    ///
+    /// - Throws: like `materialize(_:entity:store:)`.
+    func decodedSlots(of row: StatementRow, entity: Schema.Entity, layout: SQLiteTableLayout) throws -> ModelSlots {
+        try ModelSlots(count: entity.storedProperties.count) { index -> Any in
+            let property = entity.storedProperties[index]
+            if property.isRelationship { return try storedRelationship(property, layout: layout) { row[$0] } }
+            guard let range = layout.columnRangeByProperty[index] else { return property.unstoredValue }
+            if range.count == 1 { return try decode(row[range.lowerBound], property: property, entity: entity) }
+            return try decode(ArraySlice(range.map { row[$0] }), property: property, entity: entity)
+        }
+    }
+
+    /// A relationship slot's stored state in a row, whose column values `column` gives by position: a fault on
+    /// the target the row's foreign key names, for a to-one relationship stored in the row; not loaded for any
+    /// other.
     ///
     /// - Throws: `SwiftDataError.configurationSchemaNotFoundInContainerSchema` when the target's entity has no store.
-    func storedRelationship(_ property: Schema.Entity.Property, in row: FetchedRow, layout: SQLiteTableLayout) throws
-        -> Any
-    {
+    func storedRelationship(
+        _ property: Schema.Entity.Property, layout: SQLiteTableLayout, column: (Int) -> SQLiteValue
+    ) throws -> Any {
         guard let info = property.relationshipInfo, case .foreignKey = info.storage,
             let range = layout.columnRangeByProperty[property.index]
         else { return ModelStorage.UnloadedRelationship() }
-        guard case .integer(let key) = row.values[range.lowerBound] else { return ModelStorage.ToOneFault(target: nil) }
+        guard case .integer(let key) = column(range.lowerBound) else { return ModelStorage.ToOneFault(target: nil) }
         let targetStore = try container.store(for: info.destination)
         return ModelStorage.ToOneFault(
             target: targetStore.identifier(entityName: info.destination.name, primaryKey: key))
@@ -206,12 +234,27 @@ extension ModelContext {
         }
     }
 
+    /// The value of a one-column property, as `decode(_:property:entity:)` decodes it.
+    private func decode(_ value: SQLiteValue, property: Schema.Entity.Property, entity: Schema.Entity) throws -> Any {
+        try decoding(property, of: entity, isNull: value == .null) { try property.codec!.decodeColumn(value) }
+    }
+
     private func decode(_ values: ArraySlice<SQLiteValue>, property: Schema.Entity.Property, entity: Schema.Entity)
         throws -> Any
     {
+        try decoding(property, of: entity, isNull: values.allSatisfy { $0 == .null }) {
+            try property.codec!.decodeColumns(values)
+        }
+    }
+
+    /// What `decode` gives, with its failures explained: `isNull` tells that every column of the property is NULL.
+    private func decoding(
+        _ property: Schema.Entity.Property, of entity: Schema.Entity, isNull: @autoclosure () -> Bool,
+        _ decode: () throws -> Any
+    ) throws -> Any {
         do {
-            return try property.codec!.decodeColumns(values)
-        } catch  where container.isMigrationContainer && values.allSatisfy({ $0 == .null }) {
+            return try decode()
+        } catch  where container.isMigrationContainer && isNull() {
             // A required property a custom migration stage has not filled yet: it has no value until didMigrate
             // sets one.
             return ModelStorage.Unset()

@@ -60,7 +60,8 @@ extension ModelStorage {
         for property in entity.storedProperties where property.isRelationship && !changedSlots.contains(property.index)
         {
             let fresh =
-                (try? context.storedRelationship(property, in: row, layout: layout)) ?? ToOneFault(target: nil)
+                (try? context.storedRelationship(property, layout: layout) { row.values[$0] })
+                ?? ToOneFault(target: nil)
             setObserved(property.index, fresh)
         }
     }

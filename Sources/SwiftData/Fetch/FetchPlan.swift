@@ -109,7 +109,7 @@ struct FetchPlan<T: PersistentModel> {
             query.orderBy = orderBy
             query.limit = descriptor.fetchLimit
             query.offset = descriptor.fetchOffset
-            return try materialize(store.fetchRows(entity: entity, query: query, properties: requestedProperties))
+            return try models(matching: query)
         }
         return page(try candidatesInMemory())
     }
@@ -162,7 +162,7 @@ struct FetchPlan<T: PersistentModel> {
         query.bindings.append(.integer(key))
         query.orderBy = quoted(SQLiteTableLayout.primaryKey)
         query.limit = limit
-        return try materialize(store.fetchRows(entity: entity, query: query, properties: requestedProperties))
+        return try models(matching: query)
     }
 
     // MARK: - Internal
@@ -174,6 +174,40 @@ struct FetchPlan<T: PersistentModel> {
         plan.whereClause = nil
         plan.predicateInSQL = descriptor.predicate == nil
         return plan
+    }
+
+    /// The models of the rows a query selects, reading `propertiesToFetch` (or every column).
+    private func models(matching query: SQLQuery) throws -> [T] {
+        let layout = store.layouts[entity.name]!
+        guard context.registered.count == 0, requestedProperties == nil, layout.typeColumnPosition == nil,
+            entity.decodesPlainly
+        else {
+            return try materialize(store.fetchRows(entity: entity, query: query, properties: requestedProperties))
+        }
+        // Into a context that holds no model, every row's model is new (a table's rows have distinct keys), and
+        // decoding a row of such an entity runs no code of the app, which must not run while the statement holds
+        // the store's connection: each row is decoded straight from SQLite into its model's slots, with no copy of
+        // its values in between. The models are made once the read is over.
+        var rows: [(key: Int64, slots: ModelSlots)] = []
+        do {
+            try store.forEachRow(entity: entity, query: query) { row in
+                rows.append((row.primaryKey, try context.decodedSlots(of: row, entity: entity, layout: layout)))
+            }
+        } catch {
+            for var row in rows { row.slots.release() }
+            throw error
+        }
+        context.reserveRegistrations(rows.count)
+        let models = rows.map { row in
+            exactCast(
+                context.registerNewModel(
+                    entity: entity, primaryKey: row.key,
+                    identifier: store.identifier(entityName: entity.name, primaryKey: row.key), slots: row.slots,
+                    isUnregistered: true),
+                to: T.self)
+        }
+        remember(models, keys: rows.map(\.key))
+        return models
     }
 
     /// The models of fetched rows, registered with the context in one step.
@@ -188,15 +222,19 @@ struct FetchPlan<T: PersistentModel> {
                     $0, entity: entity, store: store, layout: layout, isUnregistered: isUnregistered),
                 to: T.self)
         }
-        // Models with relationships remember their fetch, so a relationship read lazily loads in batches.
-        if rows.count > 1, entity.hasRelationships {
-            let group = FetchGroup(entity: entity, keys: rows.map(\.primaryKey))
-            for (index, model) in models.enumerated() {
-                model.storage.fetchGroup = group
-                model.storage.fetchGroupIndex = index
-            }
-        }
+        remember(models, keys: rows.map(\.primaryKey))
         return models
+    }
+
+    /// Makes models with relationships remember the fetch that read them, and their keys, so that a relationship
+    /// read lazily loads for all of them in one batch.
+    private func remember(_ models: [T], keys: @autoclosure () -> [Int64]) {
+        guard models.count > 1, entity.hasRelationships else { return }
+        let group = FetchGroup(entity: entity, keys: keys())
+        for (index, model) in models.enumerated() {
+            model.storage.fetchGroup = group
+            model.storage.fetchGroupIndex = index
+        }
     }
 
     /// The slot indexes `propertiesToFetch` names, or nil to read every column.
@@ -247,5 +285,17 @@ extension ModelContext {
         let involved = { (model: any PersistentModel) in model.storage.entity.tableName == entity.tableName }
         return inserted.models.contains(where: involved) || changed.models.contains(where: involved)
             || deleted.models.contains(where: involved)
+    }
+}
+
+extension Schema.Entity {
+    /// True when a row of the entity decodes without code of the app and without reading files: no attribute has
+    /// a type whose decoding the app wrote (`ValueCodec.decodesWithoutAppCode`) or keeps its value in external
+    /// storage.
+    var decodesPlainly: Bool {
+        storedProperties.allSatisfy { property in
+            property.isRelationship
+                || (!property.usesExternalStorage && (property.codec?.decodesWithoutAppCode ?? true))
+        }
     }
 }

@@ -176,6 +176,26 @@ indirect enum ValueCodec: @unchecked Sendable {
         }
     }
 
+    /// True when decoding runs no code of the app: a standard library or Foundation type, or an optional of one.
+    /// Raw-representable, Codable, composite and transformed values run initializers or transformers an app may
+    /// have written.
+    var decodesWithoutAppCode: Bool {
+        switch self {
+        case .string, .bool, .integer, .double, .float, .date, .data, .url, .uuid, .decimal: true
+        case .optional(let wrapped, _, _): wrapped.decodesWithoutAppCode
+        case .rawRepresentable, .json, .composite, .transformed: false
+        }
+    }
+
+    /// The value of a property stored in one column: `decodeColumns` of that column, without making an array of
+    /// it unless the property is a composite of one field.
+    func decodeColumn(_ value: SQLiteValue) throws -> Any {
+        switch self {
+        case .composite, .optional(.composite, _, _): try decodeColumns([value][...])
+        default: try decode(value)
+        }
+    }
+
     // MARK: - Converting Values
 
     /// The SQLite value of a slot that holds exactly this codec's type, for the common types, read where the slot

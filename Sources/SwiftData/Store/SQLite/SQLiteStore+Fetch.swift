@@ -46,6 +46,17 @@ struct RowValues {
     var array: [SQLiteValue] { Array(all[start..<(start + count)]) }
 }
 
+/// The row a statement is on, in an entity's layout: its primary key, then its columns, read from SQLite as they
+/// are asked for. Valid only until the statement moves on.
+struct StatementRow {
+    fileprivate let statement: SQLiteStatement
+
+    var primaryKey: Int64 { statement.int64(0) }
+
+    /// The value at a column position of the layout.
+    subscript(position: Int) -> SQLiteValue { statement.column(Int32(position + 1)) }
+}
+
 extension SQLiteStore {
     // MARK: - Fetching Rows
 
@@ -61,9 +72,7 @@ extension SQLiteStore {
         } else {
             positions = Array(layout.columns.indices)
         }
-        let selectList = ([quoted(SQLiteTableLayout.primaryKey)] + positions.map { quoted(layout.columns[$0].name) })
-            .joined(separator: ", ")
-        let sql = selectSQL("SELECT \(selectList) FROM \(quoted(layout.tableName))", query)
+        let sql = selectSQL(of: positions, in: layout, query)
         let loaded = properties.map { requested in
             Set(positions.map { layout.columns[$0].propertyIndex }).union(requested)
         }
@@ -107,6 +116,30 @@ extension SQLiteStore {
             if !chunkKeys.isEmpty { takeChunk() }
             return try readExternalValues(of: entity, in: rows, layout: layout)
         }
+    }
+
+    /// Reads every column of the rows of an entity that match a query, handing each row to `body` while the
+    /// statement is on it, with no copy of its values.
+    ///
+    /// `body` runs while the store's connection is checked out, so it must not use the store: it must not run code
+    /// of the app, which could. External-storage columns hold their file references.
+    func forEachRow(entity: Schema.Entity, query: SQLQuery, _ body: (StatementRow) throws -> Void) throws {
+        let layout = layouts[entity.name]!
+        let sql = selectSQL(of: Array(layout.columns.indices), in: layout, query)
+        try run(sql, entityName: entity.name) { connection in
+            let statement = try connection.statement(sql)
+            try statement.bind(query.bindings)
+            // A statement left on a row, when `body` throws, would keep the connection's read transaction open.
+            defer { statement.reset() }
+            while try statement.step() { try body(StatementRow(statement: statement)) }
+        }
+    }
+
+    /// `SELECT` of the primary key and the columns at `positions` of a layout, with a query's clauses.
+    private func selectSQL(of positions: [Int], in layout: SQLiteTableLayout, _ query: SQLQuery) -> String {
+        let selectList = ([quoted(SQLiteTableLayout.primaryKey)] + positions.map { quoted(layout.columns[$0].name) })
+            .joined(separator: ", ")
+        return selectSQL("SELECT \(selectList) FROM \(quoted(layout.tableName))", query)
     }
 
     /// Replaces the file references of external-storage columns with the files' contents.
