@@ -131,7 +131,12 @@ extension ModelContext {
         let identifier = store.identifier(entityName: entity.name, primaryKey: row.primaryKey)
         if !isUnregistered, let existing = registered[identifier]?.model {
             let storage = existing.storage
-            if !storage.hasChanges && !storage.isDeleted {
+            // Each value is set inside `withMutation`, whose observers run before the value changes. One that
+            // fetches the model again would refresh it again from the same row, notify itself again, and so on
+            // until the stack overflows: a model being refreshed is left to the refresh in progress.
+            if !storage.hasChanges && !storage.isDeleted && !storage.isRefreshing {
+                storage.isRefreshing = true
+                defer { storage.isRefreshing = false }
                 for (index, range) in layout.columnRangeByProperty {
                     let property = entity.storedProperties[index]
                     guard !property.isRelationship, row.loadedProperties?.contains(index) ?? true else { continue }
@@ -173,20 +178,6 @@ extension ModelContext {
             deleted.append(model)
         }
         return model
-    }
-
-    /// The slots of a new model of the row a statement is on: every column of the row decoded straight from
-    /// SQLite, for an entity whose rows decode without code of the app (`Schema.Entity.decodesPlainly`).
-    ///
-    /// - Throws: like `materialize(_:entity:store:)`.
-    func decodedSlots(of row: StatementRow, entity: Schema.Entity, layout: SQLiteTableLayout) throws -> ModelSlots {
-        try ModelSlots(count: entity.storedProperties.count) { index -> Any in
-            let property = entity.storedProperties[index]
-            if property.isRelationship { return try storedRelationship(property, layout: layout) { row[$0] } }
-            guard let range = layout.columnRangeByProperty[index] else { return property.unstoredValue }
-            if range.count == 1 { return try decode(row[range.lowerBound], property: property, entity: entity) }
-            return try decode(ArraySlice(range.map { row[$0] }), property: property, entity: entity)
-        }
     }
 
     /// A relationship slot's stored state in a row, whose column values `column` gives by position: a fault on
@@ -235,11 +226,14 @@ extension ModelContext {
     }
 
     /// The value of a one-column property, as `decode(_:property:entity:)` decodes it.
-    private func decode(_ value: SQLiteValue, property: Schema.Entity.Property, entity: Schema.Entity) throws -> Any {
+    func decode(_ value: SQLiteValue, property: Schema.Entity.Property, entity: Schema.Entity) throws -> Any {
         try decoding(property, of: entity, isNull: value == .null) { try property.codec!.decodeColumn(value) }
     }
 
-    private func decode(_ values: ArraySlice<SQLiteValue>, property: Schema.Entity.Property, entity: Schema.Entity)
+    /// The value of a property decoded from its columns' values.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the property when the values do not fit its type.
+    func decode(_ values: ArraySlice<SQLiteValue>, property: Schema.Entity.Property, entity: Schema.Entity)
         throws -> Any
     {
         try decoding(property, of: entity, isNull: values.allSatisfy { $0 == .null }) {

@@ -179,35 +179,13 @@ struct FetchPlan<T: PersistentModel> {
     /// The models of the rows a query selects, reading `propertiesToFetch` (or every column).
     private func models(matching query: SQLQuery) throws -> [T] {
         let layout = store.layouts[entity.name]!
-        guard context.registered.count == 0, requestedProperties == nil, layout.typeColumnPosition == nil,
-            entity.decodesPlainly
-        else {
+        guard requestedProperties == nil, layout.typeColumnPosition == nil, entity.decodesPlainly else {
             return try materialize(store.fetchRows(entity: entity, query: query, properties: requestedProperties))
         }
-        // Into a context that holds no model, every row's model is new (a table's rows have distinct keys), and
-        // decoding a row of such an entity runs no code of the app, which must not run while the statement holds
-        // the store's connection: each row is decoded straight from SQLite into its model's slots, with no copy of
-        // its values in between. The models are made once the read is over.
-        var rows: [(key: Int64, slots: ModelSlots)] = []
-        do {
-            try store.forEachRow(entity: entity, query: query) { row in
-                rows.append((row.primaryKey, try context.decodedSlots(of: row, entity: entity, layout: layout)))
-            }
-        } catch {
-            for var row in rows { row.slots.release() }
-            throw error
-        }
-        context.reserveRegistrations(rows.count)
-        let models = rows.map { row in
-            exactCast(
-                context.registerNewModel(
-                    entity: entity, primaryKey: row.key,
-                    identifier: store.identifier(entityName: entity.name, primaryKey: row.key), slots: row.slots,
-                    isUnregistered: true),
-                to: T.self)
-        }
-        remember(models, keys: rows.map(\.key))
-        return models
+        let (keys, models) = try context.readModels(of: entity, store: store, layout: layout, query: query)
+        let typed = models.map { exactCast($0, to: T.self) }
+        remember(typed, keys: keys)
+        return typed
     }
 
     /// The models of fetched rows, registered with the context in one step.

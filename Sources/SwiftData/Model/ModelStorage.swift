@@ -47,6 +47,8 @@ class ModelStorage {
     @exclusivity(unchecked) final var isDeleted = false
     /// True while the context's registry holds this backing data.
     final var isRegistered = false
+    /// True while a fetch refreshes this model with its row's values (see `ModelContext.materialize`).
+    final var isRefreshing = false
     /// True while the model's initializer runs for a fetched row: the initializer stores the class's declared
     /// default values, which the row's values replace, so those writes are skipped.
     @usableFromInline

@@ -1,0 +1,74 @@
+extension ModelContext {
+    /// The models of the rows a query selects, in order, with the rows' keys: the models this context holds,
+    /// refreshed as `materialize(_:entity:store:)` refreshes them, and new models for the other rows.
+    ///
+    /// For an entity whose rows decode without code of the app (`Schema.Entity.decodesPlainly`, no
+    /// `propertiesToFetch`, no subclasses). A row that no model holds is decoded straight from SQLite into its new
+    /// model's slots while the statement is on it, with no copy of its values in between: that runs no code of
+    /// the app, which must not run while the read holds the store's connection. A held model's refresh notifies
+    /// its observers, so it waits until the read is over, and until every new model is registered: an observer
+    /// that fetches finds them rather than making second models of the same rows.
+    ///
+    /// - Throws: like `materialize(_:entity:store:)`; a row that fails to decode leaves no new model registered.
+    func readModels(of entity: Schema.Entity, store: SQLiteStore, layout: SQLiteTableLayout, query: SQLQuery)
+        throws -> (keys: [Int64], models: [any PersistentModel])
+    {
+        let holdsModels = registered.count > 0
+        var keys: [Int64] = []
+        // The slots of the new models, in order, and the rows of held models with their positions.
+        var newSlots: [ModelSlots] = []
+        var heldRows: [(position: Int, row: FetchedRow)] = []
+        do {
+            try store.forEachRow(entity: entity, query: query) { row in
+                let key = row.primaryKey
+                if holdsModels, registered[store.identifier(entityName: entity.name, primaryKey: key)] != nil {
+                    let values = (0..<layout.columns.count).map { row[$0] }
+                    heldRows.append((keys.count, FetchedRow(primaryKey: key, values: RowValues(values))))
+                } else {
+                    newSlots.append(try decodedSlots(of: row, entity: entity, layout: layout))
+                }
+                keys.append(key)
+            }
+        } catch {
+            for var slots in newSlots { slots.release() }
+            throw error
+        }
+        // Nothing registered these rows' models since the read looked: no code of the app has run.
+        reserveRegistrations(newSlots.count)
+        func newModel(_ key: Int64, _ slots: ModelSlots) -> any PersistentModel {
+            registerNewModel(
+                entity: entity, primaryKey: key, identifier: store.identifier(entityName: entity.name, primaryKey: key),
+                slots: slots, isUnregistered: true)
+        }
+        guard !heldRows.isEmpty else { return (keys, zip(keys, newSlots).map(newModel)) }
+        var models: [(any PersistentModel)?] = Array(repeating: nil, count: keys.count)
+        var nextNew = newSlots.startIndex
+        var nextHeld = heldRows.startIndex
+        for position in keys.indices {
+            if nextHeld < heldRows.endIndex, heldRows[nextHeld].position == position {
+                nextHeld += 1
+            } else {
+                models[position] = newModel(keys[position], newSlots[nextNew])
+                nextNew += 1
+            }
+        }
+        for (position, row) in heldRows {
+            models[position] = try materialize(row, entity: entity, store: store, layout: layout)
+        }
+        return (keys, models.map { $0! })
+    }
+
+    /// The slots of a new model of the row a statement is on: every column of the row decoded straight from
+    /// SQLite, for an entity whose rows decode without code of the app (`Schema.Entity.decodesPlainly`).
+    ///
+    /// - Throws: like `materialize(_:entity:store:)`.
+    func decodedSlots(of row: StatementRow, entity: Schema.Entity, layout: SQLiteTableLayout) throws -> ModelSlots {
+        try ModelSlots(count: entity.storedProperties.count) { index -> Any in
+            let property = entity.storedProperties[index]
+            if property.isRelationship { return try storedRelationship(property, layout: layout) { row[$0] } }
+            guard let range = layout.columnRangeByProperty[index] else { return property.unstoredValue }
+            if range.count == 1 { return try decode(row[range.lowerBound], property: property, entity: entity) }
+            return try decode(ArraySlice(range.map { row[$0] }), property: property, entity: entity)
+        }
+    }
+}
