@@ -75,10 +75,11 @@ extension ModelContext {
             let condition = owners.condition(on: quoted(column))
             let query = SQLQuery(
                 whereClause: condition.sql, bindings: condition.bindings, orderBy: quoted(SQLiteTableLayout.primaryKey))
-            for row in try destinationStore.fetchRows(entity: destination, query: query) {
-                guard case .integer(let owner) = row.values[position] else { continue }
-                let model = try materialize(row, entity: destination, store: destinationStore, layout: layout)
-                if !model.storage.isDeleted { groups[owner, default: []].append(model) }
+            let read = try readModels(
+                of: destination, store: destinationStore, layout: layout, query: query, alsoReading: position)
+            for (owner, model) in zip(read.columnValues, read.models) {
+                guard case .integer(let owner) = owner, !model.storage.isDeleted else { continue }
+                groups[owner, default: []].append(model)
             }
         case .joinTable(let table, let ownerColumn, let targetColumn):
             let condition = owners.condition(on: quoted(ownerColumn))
@@ -135,11 +136,9 @@ extension ModelContext {
             let condition = SQLiteKeySet(missing).condition(on: quoted(SQLiteTableLayout.primaryKey))
             let query = SQLQuery(whereClause: condition.sql, bindings: condition.bindings)
             let layout = store.layouts[entity.name]!
-            for row in try store.fetchRows(entity: entity, query: query) {
-                // A row deleted without loading comes back as a deleted model.
-                let model = try materialize(row, entity: entity, store: store, layout: layout)
-                if !model.storage.isDeleted { byKey[row.primaryKey] = model }
-            }
+            // A row deleted without loading comes back as a deleted model.
+            let read = try readModels(of: entity, store: store, layout: layout, query: query)
+            for (key, model) in zip(read.keys, read.models) where !model.storage.isDeleted { byKey[key] = model }
         }
         return byKey
     }

@@ -109,7 +109,7 @@ struct FetchPlan<T: PersistentModel> {
             query.orderBy = orderBy
             query.limit = descriptor.fetchLimit
             query.offset = descriptor.fetchOffset
-            return try models(matching: query)
+            return try models(matching: query, properties: requestedProperties)
         }
         return page(try candidatesInMemory())
     }
@@ -162,7 +162,7 @@ struct FetchPlan<T: PersistentModel> {
         query.bindings.append(.integer(key))
         query.orderBy = quoted(SQLiteTableLayout.primaryKey)
         query.limit = limit
-        return try models(matching: query)
+        return try models(matching: query, properties: requestedProperties)
     }
 
     // MARK: - Internal
@@ -177,31 +177,13 @@ struct FetchPlan<T: PersistentModel> {
     }
 
     /// The models of the rows a query selects, reading `propertiesToFetch` (or every column).
-    private func models(matching query: SQLQuery) throws -> [T] {
+    private func models(matching query: SQLQuery, properties: Set<Int>? = nil) throws -> [T] {
         let layout = store.layouts[entity.name]!
-        guard requestedProperties == nil, layout.typeColumnPosition == nil, entity.decodesPlainly else {
-            return try materialize(store.fetchRows(entity: entity, query: query, properties: requestedProperties))
-        }
-        let (keys, models) = try context.readModels(of: entity, store: store, layout: layout, query: query)
+        let (keys, models, _) = try context.readModels(
+            of: entity, store: store, layout: layout, query: query, properties: properties)
         let typed = models.map { exactCast($0, to: T.self) }
         remember(typed, keys: keys)
         return typed
-    }
-
-    /// The models of fetched rows, registered with the context in one step.
-    private func materialize(_ rows: [FetchedRow]) throws -> [T] {
-        // Into a context that holds no model, every row's model is new: the rows have distinct keys.
-        let isUnregistered = context.registered.count == 0
-        context.reserveRegistrations(rows.count)
-        let layout = store.layouts[entity.name]!
-        let models = try rows.map {
-            exactCast(
-                try context.materialize(
-                    $0, entity: entity, store: store, layout: layout, isUnregistered: isUnregistered),
-                to: T.self)
-        }
-        remember(models, keys: rows.map(\.primaryKey))
-        return models
     }
 
     /// Makes models with relationships remember the fetch that read them, and their keys, so that a relationship
@@ -228,7 +210,7 @@ struct FetchPlan<T: PersistentModel> {
         if includesPending { plan.whereClause = nil }
         var query = plan.baseQuery
         query.orderBy = quoted(SQLiteTableLayout.primaryKey)
-        var models = try materialize(store.fetchRows(entity: entity, query: query))
+        var models = try plan.models(matching: query)
         if includesPending {
             models.removeAll { $0.storage.isDeleted }
             var seen = Set(models.map { ObjectIdentifier($0) })
@@ -269,11 +251,12 @@ extension ModelContext {
 extension Schema.Entity {
     /// True when a row of the entity decodes without code of the app and without reading files: no attribute has
     /// a type whose decoding the app wrote (`ValueCodec.decodesWithoutAppCode`) or keeps its value in external
-    /// storage.
-    var decodesPlainly: Bool {
-        storedProperties.allSatisfy { property in
-            property.isRelationship
-                || (!property.usesExternalStorage && (property.codec?.decodesWithoutAppCode ?? true))
-        }
+    /// storage, and the table holds no other entity's rows (no type column says which class a row is).
+    func decodesPlainly(in layout: SQLiteTableLayout) -> Bool {
+        layout.typeColumnPosition == nil
+            && storedProperties.allSatisfy { property in
+                property.isRelationship
+                    || (!property.usesExternalStorage && (property.codec?.decodesWithoutAppCode ?? true))
+            }
     }
 }

@@ -71,4 +71,29 @@ import Testing
         #expect(sameModels)
         #expect(context.registered.count == 4)
     }
+
+    /// A relationship read lazily gives the related models the context holds, as they are, and new models for the
+    /// others.
+    @Test func aRelationshipLoadGivesTheHeldRelatedModelsAndNewOnesForTheRest() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.store()
+        do {
+            let context = ModelContext(try makeContainer(Trip.self, at: url))
+            let trip = Trip(name: "Lapland", destination: "Inari")
+            context.insert(trip)
+            trip.bucketList = ["a", "b", "c"].map { BucketListItem(title: $0) }
+            try context.save()
+        }
+        let context = ModelContext(try makeContainer(Trip.self, at: url))
+        let held = try #require(
+            try context.fetch(FetchDescriptor<BucketListItem>(predicate: #Predicate { $0.title == "b" })).first)
+        held.isDone = true
+        let trip = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+
+        let items = trip.bucketList.sorted { $0.title < $1.title }
+        #expect(items.map(\.title) == ["a", "b", "c"])
+        #expect(items[1] === held)
+        #expect(items.map(\.isDone) == [false, true, false])
+        #expect(items.allSatisfy { $0.trip === trip })
+    }
 }
