@@ -88,3 +88,16 @@ extension ModelContext {
         }
     }
 }
+
+extension Schema.Entity {
+    /// True when a row of the entity decodes without code of the app and without reading files: no attribute has
+    /// a type whose decoding the app wrote (`ValueCodec.decodesWithoutAppCode`) or keeps its value in external
+    /// storage, and the table holds no other entity's rows (no type column says which class a row is).
+    func decodesPlainly(in layout: SQLiteTableLayout) -> Bool {
+        layout.typeColumnPosition == nil
+            && storedProperties.allSatisfy { property in
+                property.isRelationship
+                    || (!property.usesExternalStorage && (property.codec?.decodesWithoutAppCode ?? true))
+            }
+    }
+}
