@@ -148,15 +148,8 @@ extension ModelContext {
             }
             return existing
         }
-        // The row's values go straight into the new backing data's slots.
-        let slots = try ModelSlots(count: entity.storedProperties.count) { index -> Any in
-            let property = entity.storedProperties[index]
-            if property.isRelationship {
-                return try storedRelationship(property, layout: layout) { row.values[$0] }
-            }
-            guard let range = layout.columnRangeByProperty[index] else { return property.unstoredValue }
-            guard row.loadedProperties?.contains(index) ?? true else { return ModelStorage.NotFetched() }
-            return try decode(row.values[range], property: property, entity: entity)
+        let slots = try newSlots(of: entity, layout: layout, loadedProperties: row.loadedProperties) {
+            row.values[$0]
         }
         return registerNewModel(
             entity: entity, primaryKey: row.primaryKey, identifier: identifier, slots: slots,

@@ -41,7 +41,7 @@ extension ModelContext {
                     let values = (0..<layout.columns.count).map { row[$0] }
                     heldRows.append((keys.count, FetchedRow(primaryKey: key, values: RowValues(values))))
                 } else {
-                    newSlots.append(try decodedSlots(of: row, entity: entity, layout: layout))
+                    newSlots.append(try self.newSlots(of: entity, layout: layout) { row[$0] })
                 }
                 keys.append(key)
             }
@@ -74,17 +74,23 @@ extension ModelContext {
         return (keys, models.map { $0! }, columnValues)
     }
 
-    /// The slots of a new model of the row a statement is on: every column of the row decoded straight from
-    /// SQLite, for an entity whose rows decode without code of the app (`Schema.Entity.decodesPlainly(in:)`).
+    /// The slots of a new model of a row, whose column values `column` gives by position in the entity's
+    /// layout: each attribute decoded from its columns, each relationship in its stored state. An attribute that
+    /// `loadedProperties` leaves out is marked not fetched.
     ///
     /// - Throws: like `materialize(_:entity:store:)`.
-    func decodedSlots(of row: StatementRow, entity: Schema.Entity, layout: SQLiteTableLayout) throws -> ModelSlots {
+    func newSlots(
+        of entity: Schema.Entity, layout: SQLiteTableLayout, loadedProperties: Set<Int>? = nil,
+        column: (Int) -> SQLiteValue
+    ) throws -> ModelSlots {
         try ModelSlots(count: entity.storedProperties.count) { index -> Any in
             let property = entity.storedProperties[index]
-            if property.isRelationship { return try storedRelationship(property, layout: layout) { row[$0] } }
+            if property.isRelationship { return try storedRelationship(property, layout: layout, column: column) }
             guard let range = layout.columnRangeByProperty[index] else { return property.unstoredValue }
-            if range.count == 1 { return try decode(row[range.lowerBound], property: property, entity: entity) }
-            return try decode(ArraySlice(range.map { row[$0] }), property: property, entity: entity)
+            guard loadedProperties?.contains(index) ?? true else { return ModelStorage.NotFetched() }
+            // One column, the common case, is decoded without an array of it.
+            if range.count == 1 { return try decode(column(range.lowerBound), property: property, entity: entity) }
+            return try decode(ArraySlice(range.map(column)), property: property, entity: entity)
         }
     }
 }

@@ -46,15 +46,16 @@ struct RowValues {
     var array: [SQLiteValue] { Array(all[start..<(start + count)]) }
 }
 
-/// The row a statement is on, in an entity's layout: its primary key, then its columns, read from SQLite as they
-/// are asked for. Valid only until the statement moves on.
+/// The row a statement is on: its primary key, then the columns the read selected, read from SQLite as they are
+/// asked for. Valid only until the statement moves on.
 struct StatementRow {
     fileprivate let statement: SQLiteStatement
 
     var primaryKey: Int64 { statement.int64(0) }
 
-    /// The value at a column position of the layout.
-    subscript(position: Int) -> SQLiteValue { statement.column(Int32(position + 1)) }
+    /// The value of the selected column at `offset`: for a read of every column, the column at that position of
+    /// the entity's layout.
+    subscript(offset: Int) -> SQLiteValue { statement.column(Int32(offset + 1)) }
 }
 
 extension SQLiteStore {
@@ -72,60 +73,59 @@ extension SQLiteStore {
         } else {
             positions = Array(layout.columns.indices)
         }
-        let sql = selectSQL(of: positions, in: layout, query)
         let loaded = properties.map { requested in
             Set(positions.map { layout.columns[$0].propertyIndex }).union(requested)
         }
-        return try run(sql, entityName: entity.name) { connection in
-            let statement = try connection.statement(sql)
-            try statement.bind(query.bindings)
-            // Rows' values go into shared arrays, `width` values per row in `layout.columns` order, a chunk of
-            // rows per array: one array for the whole fetch was copied each time it grew, a tenth of reading
-            // 100,000 rows. Chunks start small, so a short fetch allocates little.
-            let width = layout.columns.count
-            var rows: [FetchedRow] = []
-            var chunk: [SQLiteValue] = []
-            var chunkKeys: [Int64] = []
-            var chunkRows = 64
+        // Rows' values go into shared arrays, `width` values per row in `layout.columns` order, a chunk of rows per
+        // array: one array for the whole fetch was copied each time it grew, a tenth of reading 100,000 rows.
+        // Chunks start small, so a short fetch allocates little.
+        let width = layout.columns.count
+        var rows: [FetchedRow] = []
+        var chunk: [SQLiteValue] = []
+        var chunkKeys: [Int64] = []
+        var chunkRows = 64
+        chunk.reserveCapacity(chunkRows * width)
+        func takeChunk() {
+            for (row, key) in chunkKeys.enumerated() {
+                rows.append(
+                    FetchedRow(
+                        primaryKey: key, values: RowValues(all: chunk, start: row * width, count: width),
+                        loadedProperties: loaded))
+            }
+            chunkKeys.removeAll(keepingCapacity: true)
+            chunkRows = min(chunkRows * 2, 4096)
+            chunk = []
             chunk.reserveCapacity(chunkRows * width)
-            func takeChunk() {
-                for (row, key) in chunkKeys.enumerated() {
-                    rows.append(
-                        FetchedRow(
-                            primaryKey: key, values: RowValues(all: chunk, start: row * width, count: width),
-                            loadedProperties: loaded))
-                }
-                chunkKeys.removeAll(keepingCapacity: true)
-                chunkRows = min(chunkRows * 2, 4096)
-                chunk = []
-                chunk.reserveCapacity(chunkRows * width)
-            }
-            while try statement.step() {
-                chunkKeys.append(statement.int64(0))
-                if properties == nil {
-                    for offset in 0..<Int32(width) { chunk.append(statement.column(offset + 1)) }
-                } else {
-                    let start = chunk.count
-                    chunk.append(contentsOf: repeatElement(.null, count: width))
-                    for (offset, position) in positions.enumerated() {
-                        chunk[start + position] = statement.column(Int32(offset + 1))
-                    }
-                }
-                if chunkKeys.count == chunkRows { takeChunk() }
-            }
-            if !chunkKeys.isEmpty { takeChunk() }
-            return try readExternalValues(of: entity, in: rows, layout: layout)
         }
+        try forEachRow(entity: entity, query: query, positions: positions) { row in
+            chunkKeys.append(row.primaryKey)
+            if properties == nil {
+                for offset in 0..<width { chunk.append(row[offset]) }
+            } else {
+                let start = chunk.count
+                chunk.append(contentsOf: repeatElement(.null, count: width))
+                for (offset, position) in positions.enumerated() { chunk[start + position] = row[offset] }
+            }
+            if chunkKeys.count == chunkRows { takeChunk() }
+        }
+        if !chunkKeys.isEmpty { takeChunk() }
+        return try readExternalValues(of: entity, in: rows, layout: layout)
     }
 
-    /// Reads every column of the rows of an entity that match a query, handing each row to `body` while the
-    /// statement is on it, with no copy of its values.
+    /// Reads the columns at `positions` of an entity's layout (every column by default) of the rows that match a
+    /// query, handing each row to `body` while the statement is on it, with no copy of its values.
     ///
     /// `body` runs while the store's connection is checked out, so it must not use the store: it must not run code
     /// of the app, which could. External-storage columns hold their file references.
-    func forEachRow(entity: Schema.Entity, query: SQLQuery, _ body: (StatementRow) throws -> Void) throws {
+    func forEachRow(
+        entity: Schema.Entity, query: SQLQuery, positions: [Int]? = nil, _ body: (StatementRow) throws -> Void
+    ) throws {
         let layout = layouts[entity.name]!
-        let sql = selectSQL(of: Array(layout.columns.indices), in: layout, query)
+        let selectList =
+            ([quoted(SQLiteTableLayout.primaryKey)]
+            + (positions ?? Array(layout.columns.indices)).map { quoted(layout.columns[$0].name) })
+            .joined(separator: ", ")
+        let sql = selectSQL("SELECT \(selectList) FROM \(quoted(layout.tableName))", query)
         try run(sql, entityName: entity.name) { connection in
             let statement = try connection.statement(sql)
             try statement.bind(query.bindings)
@@ -133,13 +133,6 @@ extension SQLiteStore {
             defer { statement.reset() }
             while try statement.step() { try body(StatementRow(statement: statement)) }
         }
-    }
-
-    /// `SELECT` of the primary key and the columns at `positions` of a layout, with a query's clauses.
-    private func selectSQL(of positions: [Int], in layout: SQLiteTableLayout, _ query: SQLQuery) -> String {
-        let selectList = ([quoted(SQLiteTableLayout.primaryKey)] + positions.map { quoted(layout.columns[$0].name) })
-            .joined(separator: ", ")
-        return selectSQL("SELECT \(selectList) FROM \(quoted(layout.tableName))", query)
     }
 
     /// Replaces the file references of external-storage columns with the files' contents.
