@@ -74,7 +74,7 @@ public macro Transient() = #externalMacro(module: "SwiftDataMacrosPlugin", type:
 /// Specifies the key paths whose values must be unique across all models of a type, alone or in groups.
 ///
 /// Inserting a model whose values match a stored model's in any group updates that stored model instead (an
-/// upsert), as `@Attribute(.unique)` does.
+/// upsert), as `@Attribute(.unique)` does. A group with a `nil` member matches nothing, as in SQL's `UNIQUE`.
 ///
 /// ```swift
 /// @Model final class Person {

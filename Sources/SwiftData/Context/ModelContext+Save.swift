@@ -28,9 +28,15 @@ extension ModelContext {
     /// related models remain. Inserting a model whose `.unique` values match a stored model updates that stored
     /// model instead.
     ///
-    /// - Throws: `SwiftDataError.modelValidationFailure` when a store refuses the changes (nothing is written and
-    ///   the context keeps its pending changes), when the store is read-only, when a `.deny` rule applies, or when
-    ///   a to-many relationship holds fewer than `minimumModelCount` or more than `maximumModelCount` models.
+    /// With several stores, every store writes its part before any commits, so a store that refuses its part
+    /// leaves every store as it was. Should a commit itself fail after another store committed, the context keeps
+    /// pending only what was not written (see "When a save fails" in the Contexts and Actors article).
+    ///
+    /// - Throws: `SwiftDataError.modelValidationFailure`, naming the store and the model, when a store refuses the
+    ///   changes (nothing is written and the context keeps its pending changes), when a store is read-only, when a
+    ///   changed model's row was deleted by another context or process since it was read, when a `.deny` rule
+    ///   applies, or when a to-many relationship holds fewer than `minimumModelCount` or more than
+    ///   `maximumModelCount` models.
     public func save() throws {
         applyExternalChanges()
         guard hasChanges else { return }
@@ -54,20 +60,60 @@ extension ModelContext {
             groups.changes[try groups.position(of: rows.entity)].deletedRows.append(rows)
         }
 
-        var savedInserts = try Self.write(consume groups)
+        var savedInserts: [SavedInserts]
+        do {
+            savedInserts = try Self.write(consume groups)
+        } catch let partial as PartlyCommittedSave {
+            applyPartlySavedChanges(partial.committed)
+            throw partial.failure
+        }
         applySavedChanges(savedInserts: &savedInserts, deletions: deletions, deletedRows: deletedRows)
     }
 
     /// Saves each store's changes and returns each store's inserted models with the keys they were given.
     ///
+    /// With several stores, every store's part is written, each in a transaction of its own, before any is
+    /// committed: a store that refuses its part (read-only, a constraint, a value it cannot encode) leaves every
+    /// store as it was. Only a commit itself failing (an I/O error) after another store committed leaves the
+    /// stores apart; that throws `PartlyCommittedSave`, which says which stores committed.
+    ///
     /// The groups are consumed: their lists of inserts share storage with the context's, and must be gone by the
     /// time the save looks for the inserted models that something else holds (see `applySavedChanges`).
     private static func write(_ groups: consuming StoreChangeGroups) throws -> [SavedInserts] {
-        var savedInserts: [SavedInserts] = []
-        for (store, changes) in zip(groups.stores, groups.changes) where !changes.isEmpty {
-            savedInserts.append((store, changes.inserted, try store.save(changes)))
+        var parts = zip(groups.stores, groups.changes).filter { !$0.1.isEmpty }
+        if parts.count == 1 {
+            let (store, changes) = parts.removeLast()
+            return [(store, changes.inserted, try store.save(changes))]
         }
-        return savedInserts
+        for (store, changes) in parts { try store.checkAllowsSave(changes) }
+        // One order for every save, by the identifier each store file keeps, so that two saves (of two
+        // containers, or two processes) never each hold a store the other waits for.
+        parts.sort { $0.0.identifier < $1.0.identifier }
+        var saves: [SQLiteStoreSave] = []
+        do {
+            for (store, changes) in parts { saves.append(try SQLiteStoreSave(store: store, changes: changes)) }
+        } catch {
+            for save in saves.reversed() { save.rollBack() }
+            throw error
+        }
+        var committed: [CommittedStoreChanges] = []
+        for (position, save) in saves.enumerated() {
+            do {
+                try save.commit()
+            } catch let error as SwiftDataError {
+                for later in saves[(position + 1)...] { later.rollBack() }
+                if committed.isEmpty { throw error }
+                let names = committed.map { "'\($0.store.configuration.name)'" }.joined(separator: ", ")
+                throw PartlyCommittedSave(
+                    committed: committed,
+                    failure: error.adding(
+                        place: "the stores \(names) saved their changes, and the context keeps only the rest",
+                        entityName: nil)
+                )
+            }
+            committed.append((save.store, parts[position].1, save.insertedKeys))
+        }
+        return committed.map { ($0.store, $0.changes.inserted, $0.keys) }
     }
 
     /// A store's inserted models, and the primary key each was given, in the same order.
@@ -225,6 +271,15 @@ extension ModelContext {
         savedValues = []
         batchDeletions.removeAll()
 
+        announceSave(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs)
+    }
+
+    /// Tells the container's other contexts and the `didSave` observers what a save wrote.
+    func announceSave(
+        inserted insertedIDs: [PersistentIdentifier],
+        updated updatedIDs: [PersistentIdentifier],
+        deleted deletedIDs: [PersistentIdentifier]
+    ) {
         container.broadcaster.broadcast(from: inbox) {
             SavedChanges(
                 insertedIdentifiers: Set(insertedIDs),

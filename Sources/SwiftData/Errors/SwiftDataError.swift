@@ -22,7 +22,7 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     let code: Code
-    let context: Context
+    private(set) var context: Context
 
     init(
         _ code: Code,
@@ -122,6 +122,15 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
 
     /// Hashes the kind of error.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// The same error, its message prefixed with where it happened (a store, the model being saved), and its
+    /// entity set when it had none.
+    func adding(place: String, entityName: String?) -> SwiftDataError {
+        var copy = self
+        copy.context.message = "\(place): \(context.message)"
+        if copy.context.entityName == nil { copy.context.entityName = entityName }
+        return copy
+    }
 
     /// True when SQL stopped a query so that the predicate is evaluated in memory instead (see `SQLiteFunctions`).
     var asksForInMemoryEvaluation: Bool {

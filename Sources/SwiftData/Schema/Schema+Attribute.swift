@@ -36,7 +36,8 @@ extension Schema {
             }
 
             /// Ensures the property's value is unique across all models of the same type. Inserting a model whose
-            /// value matches a stored one updates that stored model instead (an upsert).
+            /// value matches a stored one updates that stored model instead (an upsert). `nil` matches nothing, so
+            /// models whose optional unique value is `nil` are never merged.
             public static var unique: Option { Option(kind: .unique) }
             /// Stores the property's value as binary data adjacent to the model storage.
             public static var externalStorage: Option { Option(kind: .externalStorage) }

@@ -124,10 +124,16 @@ extension Schema.Entity {
             return []
         }
 
-        /// The value to keep for a relationship: an optional to-many that is `nil` becomes an empty collection.
+        /// The value to keep for a relationship: an optional to-many that is `nil` becomes an empty collection, and
+        /// a to-many holds each model once, where it first appears (Core Data's relationships are sets, and so are
+        /// the rows that store them), however often it was appended or assigned.
         func normalizedRelationshipValue(_ value: Any) -> Any {
             guard relationshipInfo?.isToMany == true else { return value }
-            return makeCollection(relatedModels(in: value))
+            let models = relatedModels(in: value)
+            guard models.count > 1 else { return makeCollection(models) }
+            var seen = Set<ObjectIdentifier>(minimumCapacity: models.count)
+            let distinct = models.filter { seen.insert(ObjectIdentifier($0)).inserted }
+            return makeCollection(distinct)
         }
     }
 

@@ -60,33 +60,72 @@ final class SQLiteConnection {
     /// Inside a transaction already (a migration running contexts over its tables), it uses a savepoint instead,
     /// so the work joins the outer transaction and still rolls back alone on failure.
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
-        if sqlite3_get_autocommit(handle) == 0 {
-            savepointDepth += 1
-            let name = "swiftdata_\(savepointDepth)"
-            defer { savepointDepth -= 1 }
-            try execute("SAVEPOINT \(name)")
-            do {
-                let result = try body()
-                try execute("RELEASE \(name)")
-                return result
-            } catch {
-                try? execute("ROLLBACK TO \(name)")
-                try? execute("RELEASE \(name)")
-                throw error
-            }
-        }
-        try execute("BEGIN IMMEDIATE")
+        let transaction = try beginTransaction()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try commit(transaction)
             return result
         } catch {
-            try? execute("ROLLBACK")
+            rollBack(transaction)
             throw error
         }
     }
 
+    /// A transaction `beginTransaction()` opened: the connection's own, or a savepoint inside one already open.
+    struct Transaction {
+        fileprivate let savepoint: String?
+    }
+
+    /// Opens a `BEGIN IMMEDIATE` transaction, or a savepoint when one is open already; `commit(_:)` or
+    /// `rollBack(_:)` ends it. A save that spans several stores keeps one open on each until every store wrote its
+    /// part.
+    func beginTransaction() throws -> Transaction {
+        guard sqlite3_get_autocommit(handle) == 0 else {
+            try execute("BEGIN IMMEDIATE")
+            return Transaction(savepoint: nil)
+        }
+        savepointDepth += 1
+        let name = "swiftdata_\(savepointDepth)"
+        do {
+            try execute("SAVEPOINT \(name)")
+        } catch {
+            savepointDepth -= 1
+            throw error
+        }
+        return Transaction(savepoint: name)
+    }
+
+    /// Commits a transaction (or releases a savepoint into the transaction around it). A commit that fails is
+    /// rolled back, so the transaction is over either way.
+    func commit(_ transaction: Transaction) throws {
+        do {
+            if let savepoint = transaction.savepoint {
+                try execute("RELEASE \(savepoint)")
+                savepointDepth -= 1
+            } else {
+                try execute("COMMIT")
+            }
+        } catch {
+            rollBack(transaction)
+            throw error
+        }
+    }
+
+    /// Rolls a transaction back (or a savepoint, leaving the transaction around it open).
+    func rollBack(_ transaction: Transaction) {
+        if let savepoint = transaction.savepoint {
+            try? execute("ROLLBACK TO \(savepoint)")
+            try? execute("RELEASE \(savepoint)")
+            savepointDepth -= 1
+        } else if sqlite3_get_autocommit(handle) == 0 {
+            try? execute("ROLLBACK")
+        }
+    }
+
     private var savepointDepth = 0
+
+    /// How many rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    var changedRowCount: Int { Int(sqlite3_changes64(handle)) }
 
     func error(_ code: Int32, sql: String?) -> SQLiteError {
         SQLiteError(

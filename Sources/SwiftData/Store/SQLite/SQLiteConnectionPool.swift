@@ -39,6 +39,19 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         return try body(writer)
     }
 
+    /// Takes the writer until `releaseWriter()`, for a save that keeps a transaction open on several stores at once.
+    /// Such a save takes its stores' writers in one order (see `ModelContext.save()`), so two saves never each
+    /// hold a writer the other waits for.
+    func takeWriter() -> SQLiteConnection {
+        writerLock.lock()
+        return writer
+    }
+
+    /// Gives back the writer `takeWriter()` took.
+    func releaseWriter() {
+        writerLock.unlock()
+    }
+
     /// Runs `body` with a reader, waiting when every reader is busy.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         if sharesWriter { return try write(body) }

@@ -16,6 +16,9 @@ extension SQLiteSaveWriter {
                 let pending = PendingUniqueKey(
                     lookup: ObjectIdentifier(lookup.statement), values: try uniqueValues(of: storage, lookup.properties)
                 )
+                // `nil` equals nothing in a uniqueness constraint, as in SQL's `UNIQUE`: a model with `nil` among its
+                // constrained values never takes over a row, nor gives its key to a later insert.
+                guard !pending.values.containsNull else { continue }
                 uniqueKeys.append(pending)
                 guard existing == nil else { continue }
                 // Earlier inserts of this save are not written yet: compare with them in memory first.
@@ -138,6 +141,14 @@ struct PendingUniqueKey: Hashable {
 enum UniqueValues: Hashable {
     case one(SQLiteValue)
     case many([SQLiteValue])
+
+    /// True when a value is NULL: the model's constrained value is `nil`, or a field of it is.
+    var containsNull: Bool {
+        switch self {
+        case .one(let value): value == .null
+        case .many(let values): values.contains(.null)
+        }
+    }
 }
 
 /// Takes the value of a property with exactly one column; `value` stays nil for a property with several.

@@ -19,31 +19,112 @@ extension SQLiteStore {
     /// An inserted model whose unique values match a stored row (or an earlier insert of the same save) takes that
     /// row's key and overwrites it: Apple's upsert. Nothing is written when this throws.
     func save(_ changes: StoreChanges) throws -> [Int64] {
-        guard configuration.allowsSave else {
-            throw SwiftDataError(
-                .modelValidationFailure, "the store \(configuration.name) was opened with allowsSave: false")
+        let save = try SQLiteStoreSave(store: self, changes: changes)
+        try save.commit()
+        return save.insertedKeys
+    }
+
+    /// Throws unless the store can take the changes at all: a read-only store refuses every save, before any
+    /// store of the save writes.
+    func checkAllowsSave(_ changes: StoreChanges) throws {
+        guard !configuration.allowsSave else { return }
+        let entityName =
+            changes.inserted.first?.storage.entity.name ?? changes.updated.first?.entity.name
+            ?? changes.deleted.first?.entity.name ?? changes.deletedRows.first?.entity.name
+        throw SwiftDataError(
+            .modelValidationFailure,
+            "the store '\(configuration.name)' was opened with allowsSave: false and cannot save "
+                + (entityName.map { "changes to \($0)" } ?? "changes"),
+            entityName: entityName
+        )
+    }
+}
+
+/// One store's part of a save: its changes written in a transaction that stays open, holding the store's writer,
+/// until `commit()` or `rollBack()`.
+///
+/// A save that spans several stores writes every store's part first and commits them only once all were written,
+/// so that a store that refuses its part leaves every store as it was.
+final class SQLiteStoreSave {
+    let store: SQLiteStore
+    /// The primary key each inserted model got, in the order of the changes' inserted models.
+    let insertedKeys: [Int64]
+    private let connection: SQLiteConnection
+    private let transaction: SQLiteConnection.Transaction
+    private let files: ExternalFileChanges
+    private var isOpen = true
+
+    /// Takes the store's writer, opens a transaction and writes the changes.
+    ///
+    /// - Throws: `SwiftDataError.modelValidationFailure` naming the store and the model that could not be
+    ///   written; the transaction is rolled back and the writer released.
+    init(store: SQLiteStore, changes: StoreChanges) throws {
+        try store.checkAllowsSave(changes)
+        self.store = store
+        connection = store.pool.takeWriter()
+        var writer = SQLiteSaveWriter(store: store, connection: connection)
+        files = writer.files
+        do {
+            transaction = try connection.beginTransaction()
+        } catch {
+            store.pool.releaseWriter()
+            throw Self.failure(error, store: store, entityName: nil)
         }
-        return try pool.write { connection in
-            var writer = SQLiteSaveWriter(store: self, connection: connection)
-            do {
-                try connection.inTransaction {
-                    try writer.write(changes)
-                }
-            } catch let error as SQLiteError {
-                external?.remove(writer.files.written)
-                throw SwiftDataError(
-                    .modelValidationFailure,
-                    "saving failed; nothing was written",
-                    sql: error.sql,
-                    underlying: error
-                )
-            } catch {
-                external?.remove(writer.files.written)
-                throw error
-            }
-            external?.remove(writer.files.obsolete)
-            return writer.insertedKeys
+        do {
+            try writer.write(changes)
+        } catch {
+            connection.rollBack(transaction)
+            store.external?.remove(files.written)
+            store.pool.releaseWriter()
+            throw Self.failure(error, store: store, entityName: writer.currentEntityName)
         }
+        insertedKeys = writer.insertedKeys
+    }
+
+    /// Commits the transaction, removes the external files the save made obsolete and releases the writer.
+    ///
+    /// - Throws: `SwiftDataError.modelValidationFailure` naming the store when the commit fails; the transaction
+    ///   is then rolled back.
+    func commit() throws {
+        precondition(isOpen, "a store's part of a save was ended twice")
+        isOpen = false
+        defer { store.pool.releaseWriter() }
+        do {
+            try connection.commit(transaction)
+        } catch {
+            store.external?.remove(files.written)
+            throw Self.failure(error, store: store, entityName: nil)
+        }
+        store.external?.remove(files.obsolete)
+    }
+
+    /// Rolls the transaction back, removes the external files it wrote and releases the writer.
+    func rollBack() {
+        guard isOpen else { return }
+        isOpen = false
+        connection.rollBack(transaction)
+        store.external?.remove(files.written)
+        store.pool.releaseWriter()
+    }
+
+    deinit {
+        rollBack()
+    }
+
+    /// The error a store's failure reaches the app as: a `SwiftDataError` that names the store and, when known,
+    /// the model being written.
+    private static func failure(_ error: any Error, store: SQLiteStore, entityName: String?) -> SwiftDataError {
+        let place = "the store '\(store.configuration.name)'" + (entityName.map { " (saving \($0))" } ?? "")
+        if let error = error as? SwiftDataError {
+            return error.adding(place: place, entityName: entityName)
+        }
+        return SwiftDataError(
+            .modelValidationFailure,
+            "\(place) refused the save; nothing was written",
+            entityName: entityName,
+            sql: (error as? SQLiteError)?.sql,
+            underlying: error
+        )
     }
 }
 
@@ -69,6 +150,11 @@ struct SQLiteSaveWriter {
     var pendingUniqueValues: [PendingUniqueKey: Int64] = [:]
     /// External-storage files this save wrote and made obsolete.
     let files = ExternalFileChanges()
+    /// The entity of the row being written, to name in an error. Unretained: the store holds its entities.
+    private unowned(unsafe) var currentEntity: Schema.Entity?
+
+    /// The name of the entity whose row was being written when the save stopped.
+    var currentEntityName: String? { currentEntity?.name }
 
     init(store: SQLiteStore, connection: SQLiteConnection) {
         self.store = store
@@ -85,13 +171,17 @@ struct SQLiteSaveWriter {
         // misses: a tenth of the save of 100,000 new models).
         let givesKeysFirst = !store.givesKeysAsRowsAreWritten
         if givesKeysFirst {
-            for model in changes.inserted { try assignKey(to: model.storage) }
+            for model in changes.inserted {
+                currentEntity = model.storage.entity
+                try assignKey(to: model.storage)
+            }
         }
         // The rows this save writes for entities with unique constraints: a second insert with the key of a row
         // written already (two inserts with the same unique values) updates it.
         var written: Set<RowKey> = []
         for (position, model) in changes.inserted.enumerated() {
             let storage = model.storage
+            currentEntity = storage.entity
             if !givesKeysFirst { try assignKey(to: storage) }
             let plan = try plan(for: storage.entity)
             if let upsert = plan.upsert {
@@ -118,6 +208,7 @@ struct SQLiteSaveWriter {
         }
         for storage in changes.updated {
             guard let key = storage.identifier.primaryKey else { continue }
+            currentEntity = storage.entity
             let plan = try plan(for: storage.entity)
             try update(storage, key: key, slots: storage.changedSlots, plan: plan)
             if plan.hasJoinTables { try writeJoinRows(storage, key: key, slots: storage.changedSlots) }
@@ -135,7 +226,11 @@ struct SQLiteSaveWriter {
         for (entity, keys) in changes.deletedRows {
             deletedKeys[entity.name, default: (entity, [])].keys += keys
         }
-        for (entity, keys) in deletedKeys.values { try delete(keys, of: entity) }
+        for (entity, keys) in deletedKeys.values {
+            currentEntity = entity
+            try delete(keys, of: entity)
+        }
+        currentEntity = nil
         try recordGivenKeys()
     }
 
@@ -165,13 +260,51 @@ struct SQLiteSaveWriter {
         let layout = plan.layout
         try noteReplacedExternalFiles(of: storage.entity, keys: SQLiteKeySet(CollectionOfOne(key)), slots: slots)
         if let slots, slots.count == 1, let slot = slots.first {
-            guard let statement = try plan.updateStatement(forProperty: slot, on: connection) else { return }
+            guard let statement = try plan.updateStatement(forProperty: slot, on: connection) else {
+                return try checkRowExists(of: storage, key: key)
+            }
             try execute(statement, key: key, columnsOf: CollectionOfOne(slot), of: storage)
-            return
+            return try checkRowWasUpdated(storage)
         }
-        if let slots, !slots.contains(where: { layout.columnRangeByProperty[$0] != nil }) { return }
-        guard let statement = try plan.updateAll(on: connection) else { return }
+        if let slots, !slots.contains(where: { layout.columnRangeByProperty[$0] != nil }) {
+            return try checkRowExists(of: storage, key: key)
+        }
+        guard let statement = try plan.updateAll(on: connection) else {
+            return try checkRowExists(of: storage, key: key)
+        }
         try execute(statement, key: key, columnsOf: layout.propertyIndexes, of: storage)
+        try checkRowWasUpdated(storage)
+    }
+
+    // MARK: - Rows Deleted Elsewhere
+
+    /// Throws when the `UPDATE` just run found no row: another context or process deleted the model's row after
+    /// this context read it. Reporting the change as saved would lose it silently.
+    private func checkRowWasUpdated(_ storage: ModelStorage) throws {
+        guard connection.changedRowCount == 0 else { return }
+        throw Self.rowDeletedElsewhere(storage)
+    }
+
+    /// Throws when the model's row is gone, for a change that updates no column of it (only links stored in join
+    /// tables or on the other side), which would otherwise write links to a row that no longer exists.
+    private func checkRowExists(of storage: ModelStorage, key: Int64) throws {
+        let lookup = try connection.statement(
+            "SELECT 1 FROM \(quoted(storage.entity.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) = ?1")
+        var parameters = lookup.parameters()
+        try parameters.append(.integer(key))
+        defer { lookup.reset() }
+        guard try !lookup.step() else { return }
+        throw Self.rowDeletedElsewhere(storage)
+    }
+
+    private static func rowDeletedElsewhere(_ storage: ModelStorage) -> SwiftDataError {
+        SwiftDataError(
+            .modelValidationFailure,
+            "\(storage.entity.name) \(storage.identifier) has changes, but another context or process deleted its "
+                + "row since this context read it; nothing was written. Delete the model or roll back the context "
+                + "to resolve the conflict",
+            entityName: storage.entity.name
+        )
     }
 
     /// Runs an `INSERT` or `UPDATE` whose parameters are the primary key followed by the columns of the given

@@ -1,0 +1,70 @@
+internal import Foundation
+
+/// One store's committed part of a save: the store, the changes it wrote, and the key of each inserted model.
+typealias CommittedStoreChanges = (store: SQLiteStore, changes: StoreChanges, keys: [Int64])
+
+/// A save over several stores of which some committed and then another's commit failed (an I/O error, say):
+/// every store wrote its part, so nothing refused the changes, but the stores now differ from what one whole save
+/// would have left. The context applies the committed parts and keeps the rest pending.
+struct PartlyCommittedSave: Error, @unchecked Sendable {
+    // @unchecked: thrown and caught inside one context's `save()`, on the context's own isolation; it never
+    // crosses to another.
+    let committed: [CommittedStoreChanges]
+    /// The error the app gets: the failed store's, saying which stores committed.
+    let failure: SwiftDataError
+}
+
+extension ModelContext {
+    /// Brings the context up to date with the stores that committed, leaving every change of the others pending,
+    /// so that the next save writes each of those once and none of these again.
+    func applyPartlySavedChanges(_ committed: [CommittedStoreChanges]) {
+        var insertedIDs: [PersistentIdentifier] = []
+        var updatedIDs: [PersistentIdentifier] = []
+        var deletedIDs: [PersistentIdentifier] = []
+        var settled: Set<ObjectIdentifier> = []
+        for (store, changes, keys) in committed {
+            for storage in changes.deleted {
+                settled.insert(ObjectIdentifier(storage))
+                if let model = storage.model {
+                    deleted.remove(model)
+                    changed.remove(model)
+                }
+                detachFromRelatedModels(storage)
+                registered.removeValue(forKey: storage.identifier)
+                deletedIDs.append(storage.identifier)
+                storage.isDeleted = true
+                storage.context = nil
+            }
+            for (model, key) in zip(changes.inserted, keys) {
+                let storage = model.storage
+                guard !storage.isDeleted else { continue }
+                storage.identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
+                storage.commit()
+                inserted.remove(model)
+                if let previous = registered.insert(storage)?.model, previous !== model {
+                    // An upsert took over a row another model of this context shows: it shows the new values too.
+                    previous.storage.ensureSlots()
+                    storage.ensureSlots()
+                    previous.storage.values.assign(from: storage.values)
+                    previous.storage.commit()
+                    changed.remove(previous)
+                }
+                insertedIDs.append(storage.identifier)
+            }
+            for storage in changes.updated where !storage.isDeleted {
+                settled.insert(ObjectIdentifier(storage))
+                storage.commit()
+                if let model = storage.model { changed.remove(model) }
+                updatedIDs.append(storage.identifier)
+            }
+            for (entity, keys) in changes.deletedRows {
+                for key in keys { batchDeletions.remove(key, of: entity) }
+                deletedIDs += keys.map { store.identifier(entityName: entity.name, primaryKey: $0) }
+            }
+        }
+        // What a rollback would restore of the committed models is now their stored value.
+        savedValues.removeAll { settled.contains(ObjectIdentifier($0.storage)) }
+
+        announceSave(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs)
+    }
+}
