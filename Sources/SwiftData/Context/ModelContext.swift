@@ -244,13 +244,13 @@ public final class ModelContext {
     func detachFromRelatedModels(_ storage: ModelStorage) {
         guard let model = storage.model else { return }
         for property in storage.entity.storedProperties {
-            guard let info = property.relationshipInfo, let inverse = info.inverse,
+            guard let info = property.relationshipInfo, !info.inverseSides.isEmpty,
                 info.declaration.deleteRule != .noAction || !storage.isSaved
             else { continue }
             let value = storage.values[property.index]
             guard !(value is ModelStorage.UnloadedRelationship) else { continue }
             for target in property.relatedModels(in: value) {
-                target.storage.removeFromSlot(inverse.index, model)
+                for side in info.inverseSides { target.storage.removeFromSlot(side.index, model) }
             }
         }
     }

@@ -9,6 +9,9 @@ struct StoredSchema: Codable, Equatable, Sendable {
         var indices: [[String]]
         /// Join tables this entity's relationships own.
         var joinTables: [String]
+        /// The names of the entity's to-many relationships, which have no column to tell them by; nil in stores
+        /// written before they were recorded.
+        var toManyRelationships: [String]?
         /// A hash of the entity's shape and its properties' `hashModifier`s.
         var hash: String
     }
@@ -61,6 +64,8 @@ struct StoredSchema: Codable, Equatable, Sendable {
                 uniquenessConstraints: entity.uniquenessConstraints,
                 indices: entity.indices,
                 joinTables: SQLiteStore.joinTables(of: entity),
+                toManyRelationships: entity.storedProperties.filter { $0.relationshipInfo?.isToMany == true }.map(
+                    \.name),
                 hash: StoredSchema.hash(shape.joined(separator: ";"))
             )
         }
@@ -69,10 +74,11 @@ struct StoredSchema: Codable, Equatable, Sendable {
     /// The entity with a name.
     func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
 
-    /// True when the two schemas store the same tables the same way (versions aside).
+    /// True when the two schemas store the same tables the same way (versions aside), join tables included.
     func hasSameShape(as other: StoredSchema) -> Bool {
         entities.sorted { $0.name < $1.name }.map(\.hash) == other.entities.sorted { $0.name < $1.name }.map(\.hash)
             && entities.map(\.name).sorted() == other.entities.map(\.name).sorted()
+            && Set(entities.flatMap(\.joinTables)) == Set(other.entities.flatMap(\.joinTables))
     }
 
     /// The schema as JSON, for the store's metadata.

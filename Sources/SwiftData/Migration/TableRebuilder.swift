@@ -207,12 +207,38 @@ struct TableRebuilder {
                     )
                     try connection.execute(
                         "CREATE INDEX \(quoted(table + "_target_index")) ON \(quoted(table)) (\"target\")")
+                    try fillSharedInverseTable(table, of: property, formerEntity: pairs[entity.name])
                 }
             }
         }
         for table in oldTables.subtracting(kept) {
             try connection.execute("DROP TABLE IF EXISTS \(quoted(table))")
         }
+    }
+
+    /// Fills the new join table of a to-many relationship that shares its inverse with others from the inverse's
+    /// foreign key, which is where the relationship kept its links while it was stored without a table of its own
+    /// (alone with its inverse, or in stores written before shared inverses had tables): it then holds what it
+    /// showed before, so the migration loses no link. A relationship the former schema did not have starts empty;
+    /// a former schema that did not record its to-many relationships is taken to have had it.
+    private func fillSharedInverseTable(
+        _ table: String, of property: Schema.Entity.Property, formerEntity: StoredSchema.Entity?
+    ) throws {
+        guard let info = property.relationshipInfo, info.sharesInverse, let inverse = info.inverse,
+            case .foreignKey(let column) = inverse.relationshipInfo?.storage, let formerEntity
+        else { return }
+        let formerNames = [property.name, property.schemaProperty.originalName]
+        if let former = formerEntity.toManyRelationships, !former.contains(where: formerNames.contains) { return }
+        func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+        let destination = quoted(info.destination.tableName)
+        let hadColumn = try count(
+            "SELECT count(*) FROM pragma_table_info(\(literal(info.destination.tableName))) "
+                + "WHERE name = \(literal(column))")
+        guard hadColumn > 0 else { return }
+        try connection.execute(
+            "INSERT OR IGNORE INTO \(quoted(table)) (\"owner\", \"target\") SELECT \(quoted(column)), "
+                + "\(quoted(SQLiteTableLayout.primaryKey)) FROM \(destination) WHERE \(quoted(column)) IS NOT NULL"
+        )
     }
 
     /// The property a column stores: the entity's own, or that of the hierarchy member that declares it.

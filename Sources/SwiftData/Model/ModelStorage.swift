@@ -287,10 +287,12 @@ class ModelStorage {
         for target in newTargets where !oldSet.contains(ObjectIdentifier(target)) {
             adopt(target)
         }
-        guard let inverse = property.relationshipInfo?.inverse else { return }
+        guard let info = property.relationshipInfo else { return }
         for target in oldTargets where !newSet.contains(ObjectIdentifier(target)) {
-            target.storage.removeFromSlot(inverse.index, model)
+            for side in info.inverseSides { target.storage.removeFromSlot(side.index, model) }
         }
+        // A to-one that several relationships share as their inverse joins none of them (see `sharedInverses`).
+        guard let inverse = info.inverse else { return }
         for target in newTargets where !oldSet.contains(ObjectIdentifier(target)) {
             target.storage.addToSlot(inverse.index, model)
         }
@@ -324,6 +326,14 @@ class ModelStorage {
             changeSlot(index, to: property.makeCollection(remaining), observed: true)
         } else {
             guard property.relatedModels(in: current).first === other else { return }
+            // The owner still holds this model in another relationship that shares this to-one as its inverse.
+            if let model, let sharing = property.relationshipInfo?.sharedInverses, !sharing.isEmpty,
+                sharing.contains(where: { side in
+                    side.relatedModels(in: other.storage.value(at: side.index)).contains { $0 === model }
+                })
+            {
+                return
+            }
             changeSlot(index, to: property.noneValue, observed: true)
         }
     }
@@ -342,8 +352,8 @@ class ModelStorage {
             let previous = property.relatedModels(in: current).first
             guard previous !== other else { return }
             changeSlot(index, to: property.isOptional ? property.wrapOptional(other) : other, observed: true)
-            if let previous, let model, let inverse = property.relationshipInfo?.inverse {
-                previous.storage.removeFromSlot(inverse.index, model)
+            if let previous, let model, let info = property.relationshipInfo {
+                for side in info.inverseSides { previous.storage.removeFromSlot(side.index, model) }
             }
         }
     }

@@ -40,6 +40,7 @@ final class EntityRegistry: Sendable {
                 }
             }
             for entity in built { resolveInverses(of: entity) }
+            for entity in built { resolveSharedInverses(of: entity) }
             for entity in built { resolveStorage(of: entity) }
             return known[ObjectIdentifier(modelType)]!
         }
@@ -76,6 +77,32 @@ final class EntityRegistry: Sendable {
             inverse.relationshipInfo?.inverse = property
             info.declaration.inverseName = inverse.name
             inverse.relationshipInfo?.declaration.inverseName = property.name
+        }
+    }
+
+    /// Finds to-one relationships that several to-many relationships of the other side name as their inverse
+    /// (Apple's Backyard Birds: `leadingPlants` and `trailingPlants`, both `inverse: \Plant.backyard`). Each of
+    /// those to-many relationships keeps its own members, in a join table of its own, and the to-one holds the
+    /// model whose relationship last took it in (see `RelationshipInfo.sharedInverses`).
+    private func resolveSharedInverses(of entity: Schema.Entity) {
+        for property in entity.storedProperties {
+            guard let info = property.relationshipInfo, !info.isToMany, let destination = info.destination else {
+                continue
+            }
+            let sharing = destination.storedProperties.filter { candidate in
+                guard let candidateInfo = candidate.relationshipInfo, candidateInfo.isToMany,
+                    candidateInfo.destination === entity
+                else { return false }
+                return candidateInfo.inverse === property
+                    || candidateInfo.declaration.inverseKeyPath == property.keyPath
+            }
+            guard sharing.count > 1 else { continue }
+            info.inverse = nil
+            info.sharedInverses = sharing
+            for candidate in sharing {
+                candidate.relationshipInfo?.inverse = property
+                candidate.relationshipInfo?.sharesInverse = true
+            }
         }
     }
 
@@ -119,6 +146,11 @@ final class EntityRegistry: Sendable {
             }
             let inverseName = "\(info.destination.name).\(inverse.name)"
             let ownsLink = ownName < inverseName
+            if info.sharesInverse {
+                info.storage = .joinTable(
+                    name: "\(entity.name)_\(property.name)", ownerColumn: "owner", targetColumn: "target")
+                continue
+            }
             switch (info.isToMany, inverseInfo.isToMany) {
             case (false, true):
                 info.storage = .foreignKey(column: property.name)

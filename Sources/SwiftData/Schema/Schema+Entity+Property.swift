@@ -146,7 +146,21 @@ extension Schema.Entity {
         let isToMany: Bool
         unowned(unsafe) var destination: Schema.Entity!
         unowned(unsafe) var inverse: Property?
+        /// For a to-one that several to-many relationships of its destination name as their inverse: those
+        /// relationships. Such a to-one has no `inverse` of its own: setting it takes the model out of the old
+        /// owner's relationships and into none of the new owner's, since nothing says which one it would join.
+        var sharedInverses: [Property] = []
+        /// True for a to-many relationship whose inverse other to-many relationships name too: its members are
+        /// kept in a join table of its own, so each relationship keeps its own.
+        var sharesInverse = false
         var storage: RelationshipStorage = .foreignKey(column: "")
+
+        /// The relationships on the other side that hold this one's owner: the inverse, or the relationships
+        /// that share this to-one as their inverse.
+        var inverseSides: [Property] {
+            if let inverse { return [inverse] }
+            return sharedInverses
+        }
 
         init(declaration: Schema.Relationship, destinationType: any PersistentModel.Type, isToMany: Bool) {
             self.declaration = declaration
