@@ -82,6 +82,7 @@ let package = Package(
     products: [
         .library(name: "SwiftData", targets: ["SwiftData"]),
         .executable(name: "projects-example", targets: ["ProjectsExample"]),
+        .executable(name: "swiftdata", targets: ["SwiftDataCommand"]),
     ],
     dependencies: packageDependencies,
     targets: [
@@ -94,6 +95,16 @@ let package = Package(
         .target(
             name: "SwiftData",
             dependencies: ["CSQLite", "SwiftDataMacrosPlugin"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SwiftDataTool",
+            dependencies: ["SwiftData"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "SwiftDataCommand",
+            dependencies: ["SwiftDataTool"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -135,6 +146,11 @@ let package = Package(
             name: "SeedMigrationTests",
             dependencies: ["SwiftData"],
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "SwiftDataToolTests",
+            dependencies: ["SwiftDataTool", "SwiftData"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DifferentialTests",

@@ -1,34 +1,68 @@
 /// The schema a store was written with, as recorded in its metadata: enough to compare it with the code's schema
 /// and to migrate its tables.
-struct StoredSchema: Codable, Equatable, Sendable {
+package struct StoredSchema: Codable, Equatable, Sendable {
     /// One entity's table.
-    struct Entity: Codable, Equatable, Sendable {
-        var name: String
-        var columns: [Column]
-        var uniquenessConstraints: [[String]]
-        var indices: [[String]]
+    package struct Entity: Codable, Equatable, Sendable {
+        package var name: String
+        package var columns: [Column]
+        package var uniquenessConstraints: [[String]]
+        package var indices: [[String]]
         /// Join tables this entity's relationships own.
-        var joinTables: [String]
-        /// The names of the entity's to-many relationships, which have no column to tell them by; nil in stores
+        package var joinTables: [String]
+        /// The entity's attributes, for tools that read a store without its model code; nil in stores written
+        /// before they were recorded.
+        package var attributes: [Attribute]?
+        /// The entity's relationships, including to-many ones, which have no column to tell them by; nil in stores
         /// written before they were recorded.
-        var toManyRelationships: [String]?
+        package var relationships: [Relationship]?
+        /// For the root of an inheritance hierarchy: each subclass stored in this table, with its parent class.
+        package var subentities: [String: String]?
+
+        /// The names of the entity's to-many relationships; nil when the store did not record its relationships.
+        package var toManyRelationships: [String]? { relationships?.filter(\.isToMany).map(\.name) }
         /// A hash of the entity's shape and its properties' `hashModifier`s.
-        var hash: String
+        package var hash: String
+    }
+
+    /// One attribute as declared: its Swift type and options.
+    package struct Attribute: Codable, Equatable, Sendable {
+        package var name: String
+        package var type: String
+        package var isOptional: Bool
+        package var options: [String]
+    }
+
+    /// One relationship: its destination, inverse, delete rule and where its links are stored.
+    package struct Relationship: Codable, Equatable, Sendable {
+        package var name: String
+        package var destination: String
+        package var isToMany: Bool
+        package var isOptional: Bool
+        package var inverse: String?
+        package var deleteRule: String
+        /// The column of this entity's table that holds the related row's key (a to-one that owns its link).
+        package var foreignKey: String?
+        /// The join table that holds the links, with the column of this side's key and of the related row's.
+        package var joinTable: String?
+        package var ownerColumn: String?
+        package var targetColumn: String?
+        /// The column of the destination's table that holds this row's key (links stored on the other side).
+        package var inverseForeignKey: String?
     }
 
     /// One column and the property it stores.
-    struct Column: Codable, Equatable, Sendable {
-        var name: String
-        var property: String
-        var sqlType: String
-        var isNullable: Bool
-        var isForeignKey: Bool
+    package struct Column: Codable, Equatable, Sendable {
+        package var name: String
+        package var property: String
+        package var sqlType: String
+        package var isNullable: Bool
+        package var isForeignKey: Bool
     }
 
-    var version: String
-    var entities: [Entity]
+    package var version: String
+    package var entities: [Entity]
 
-    init(version: String, entities: [Entity]) {
+    package init(version: String, entities: [Entity]) {
         self.version = version
         self.entities = entities
     }
@@ -64,15 +98,63 @@ struct StoredSchema: Codable, Equatable, Sendable {
                 uniquenessConstraints: entity.uniquenessConstraints,
                 indices: entity.indices,
                 joinTables: SQLiteStore.joinTables(of: entity),
-                toManyRelationships: entity.storedProperties.filter { $0.relationshipInfo?.isToMany == true }.map(
-                    \.name),
+                attributes: Self.attributes(of: entity),
+                relationships: Self.relationships(of: entity),
+                subentities: Self.subentities(of: entity),
                 hash: StoredSchema.hash(shape.joined(separator: ";"))
             )
         }
     }
 
+    private static func subentities(of root: Schema.Entity) -> [String: String]? {
+        var result: [String: String] = [:]
+        var pending = [root]
+        while let entity = pending.popLast() {
+            for subentity in entity.subentities {
+                result[subentity.name] = entity.name
+                pending.append(subentity)
+            }
+        }
+        return result.isEmpty ? nil : result
+    }
+
+    private static func attributes(of entity: Schema.Entity) -> [Attribute] {
+        entity.storedProperties.compactMap { property in
+            guard let attribute = property.schemaProperty as? Schema.Attribute else { return nil }
+            return Attribute(
+                name: property.name,
+                type: String(describing: attribute.valueType),
+                isOptional: attribute.isOptional,
+                options: attribute.options.map(\.description).sorted()
+            )
+        }
+    }
+
+    private static func relationships(of entity: Schema.Entity) -> [Relationship] {
+        entity.storedProperties.compactMap { property in
+            guard let info = property.relationshipInfo else { return nil }
+            var relationship = Relationship(
+                name: property.name,
+                destination: info.destination.name,
+                isToMany: info.isToMany,
+                isOptional: property.isOptional,
+                inverse: info.inverseSides.isEmpty ? nil : info.inverseSides.map(\.name).joined(separator: ","),
+                deleteRule: info.declaration.deleteRule.rawValue
+            )
+            switch info.storage {
+            case .foreignKey(let column): relationship.foreignKey = column
+            case .inverseForeignKey(let column): relationship.inverseForeignKey = column
+            case .joinTable(let table, let ownerColumn, let targetColumn):
+                relationship.joinTable = table
+                relationship.ownerColumn = ownerColumn
+                relationship.targetColumn = targetColumn
+            }
+            return relationship
+        }
+    }
+
     /// The entity with a name.
-    func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+    package func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
 
     /// True when the two schemas store the same tables the same way (versions aside), join tables included.
     func hasSameShape(as other: StoredSchema) -> Bool {
@@ -82,13 +164,13 @@ struct StoredSchema: Codable, Equatable, Sendable {
     }
 
     /// The schema as JSON, for the store's metadata.
-    func encoded() throws -> String {
+    package func encoded() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    static func decoded(_ text: String) throws -> StoredSchema {
+    package static func decoded(_ text: String) throws -> StoredSchema {
         try JSONDecoder().decode(StoredSchema.self, from: Data(text.utf8))
     }
 

@@ -142,7 +142,7 @@ final class Shrub {
         var model = try StoredSchema.decoded(try #require(metadata["model"]))
         for index in model.entities.indices {
             model.entities[index].joinTables = []
-            model.entities[index].toManyRelationships = nil
+            model.entities[index].relationships = nil
         }
         let schemaText = try #require(metadata["schema"]).split(separator: "\n")
             .filter { !$0.hasPrefix("Yard_") }.joined(separator: "\n")

@@ -153,7 +153,7 @@ final class SQLiteStore: Sendable {
     // MARK: - Opening
 
     /// Refuses a file that exists, is not empty and does not start with SQLite's header, without writing to it.
-    private static func checkIsSQLiteFile(_ url: URL) throws {
+    static func checkIsSQLiteFile(_ url: URL) throws {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
@@ -164,7 +164,7 @@ final class SQLiteStore: Sendable {
     }
 
     /// The store's metadata; empty for a new, empty database. Throws for a database of another program.
-    private static func readMetadata(_ connection: SQLiteConnection, path: String) throws -> [String: String] {
+    static func readMetadata(_ connection: SQLiteConnection, path: String) throws -> [String: String] {
         let tables = try connection.statement("SELECT name FROM sqlite_schema WHERE type = 'table'").rows()
             .compactMap { row -> String? in
                 if case .text(let name) = row[0] { return name }

@@ -1,5 +1,5 @@
 /// A value as SQLite stores it: one of its five storage classes.
-enum SQLiteValue: Hashable, Sendable {
+package enum SQLiteValue: Hashable, Sendable {
     case null
     case integer(Int64)
     case real(Double)
