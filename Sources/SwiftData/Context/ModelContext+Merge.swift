@@ -17,14 +17,26 @@ extension ModelContext {
             updated.subtract(save.deletedIdentifiers)
             deleted.formUnion(save.deletedIdentifiers)
         }
-        for identifier in deleted {
-            guard let model = registered[identifier]?.model else { continue }
+        // Which models leave is decided before any leaves: detaching one deleted model from another (a cascade
+        // elsewhere deletes both) changes the other, which must not make it look like an edit of a row that is gone.
+        let gone = deleted.compactMap { identifier -> (any PersistentModel)? in
+            guard let model = registered[identifier]?.model, !model.storage.hasChanges else { return nil }
+            return model
+        }
+        for model in gone {
             let storage = model.storage
-            guard !storage.hasChanges else { continue }
             detachFromRelatedModels(storage)
-            registered.removeValue(forKey: identifier)
+            registered.removeValue(forKey: storage.identifier)
             storage.isDeleted = true
             storage.context = nil
+        }
+        if !gone.isEmpty {
+            let goneStorages = Set(gone.map { ObjectIdentifier($0.storage) })
+            for model in gone {
+                model.storage.changedSlots = []
+                changed.remove(model)
+            }
+            savedValues.removeAll { goneStorages.contains(ObjectIdentifier($0.storage)) }
         }
         refreshRegisteredModels(Array(updated))
     }

@@ -17,11 +17,14 @@ struct PartlyCommittedSave: Error, @unchecked Sendable {
 extension ModelContext {
     /// Brings the context up to date with the stores that committed, leaving every change of the others pending,
     /// so that the next save writes each of those once and none of these again.
-    func applyPartlySavedChanges(_ committed: [CommittedStoreChanges]) {
+    func applyPartlySavedChanges(_ committed: [CommittedStoreChanges], deletions: OrderedModels) {
         var insertedIDs: [PersistentIdentifier] = []
         var updatedIDs: [PersistentIdentifier] = []
         var deletedIDs: [PersistentIdentifier] = []
         var settled: Set<ObjectIdentifier> = []
+        // Models that become changed below only because a deleted model leaves their relationships: the stores
+        // cleared those references as they deleted its row, so such a change is saved already.
+        let changedBefore = Set(changed.models.map { ObjectIdentifier($0) })
         for (store, changes, keys) in committed {
             for storage in changes.deleted {
                 settled.insert(ObjectIdentifier(storage))
@@ -37,7 +40,7 @@ extension ModelContext {
             }
             for (model, key) in zip(changes.inserted, keys) {
                 let storage = model.storage
-                guard !storage.isDeleted else { continue }
+                guard !storage.isDeleted, !deletions.contains(model) else { continue }
                 storage.identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
                 storage.commit()
                 inserted.remove(model)
@@ -48,6 +51,7 @@ extension ModelContext {
                     previous.storage.values.assign(from: storage.values)
                     previous.storage.commit()
                     changed.remove(previous)
+                    settled.insert(ObjectIdentifier(previous.storage))
                 }
                 insertedIDs.append(storage.identifier)
             }
@@ -62,6 +66,11 @@ extension ModelContext {
                 deletedIDs += keys.map { store.identifier(entityName: entity.name, primaryKey: $0) }
             }
         }
+        for model in changed.models where !changedBefore.contains(ObjectIdentifier(model)) {
+            model.storage.commit()
+            settled.insert(ObjectIdentifier(model.storage))
+        }
+        for model in changed.models where settled.contains(ObjectIdentifier(model.storage)) { changed.remove(model) }
         // What a rollback would restore of the committed models is now their stored value.
         savedValues.removeAll { settled.contains(ObjectIdentifier($0.storage)) }
 

@@ -64,7 +64,7 @@ extension ModelContext {
         do {
             savedInserts = try Self.write(consume groups)
         } catch let partial as PartlyCommittedSave {
-            applyPartlySavedChanges(partial.committed)
+            applyPartlySavedChanges(partial.committed, deletions: deletions)
             throw partial.failure
         }
         applySavedChanges(savedInserts: &savedInserts, deletions: deletions, deletedRows: deletedRows)
@@ -252,7 +252,10 @@ extension ModelContext {
         if hasUnregisteredInserts {
             inserted.forEachHeldElsewhere { model in
                 let storage = model.storage
-                if storage.isSaved, !storage.isRegistered { registered.insertNew(storage) }
+                // A model an upsert of this save merged into another's row is not registered: the other one is.
+                if storage.isSaved, !storage.isRegistered, registered[storage.identifier] == nil {
+                    registered.insertNew(storage)
+                }
             }
         }
         // Models whose only change was losing a deleted model are now as stored, as are the updated ones.

@@ -250,7 +250,7 @@ public final class ModelContext {
             let value = storage.values[property.index]
             guard !(value is ModelStorage.UnloadedRelationship) else { continue }
             for target in property.relatedModels(in: value) {
-                for side in info.inverseSides { target.storage.removeFromSlot(side.index, model) }
+                for side in info.inverseSides { target.storage.removeFromSlot(side.index, model, otherIsLeaving: true) }
             }
         }
     }

@@ -118,8 +118,23 @@ package struct StoredSchema: Codable, Equatable, Sendable {
         return result.isEmpty ? nil : result
     }
 
+    /// The properties of every class stored in a hierarchy's table (the root's, then its subclasses' own).
+    private static func hierarchyProperties(of root: Schema.Entity) -> [Schema.Entity.Property] {
+        var seen: Set<String> = []
+        var result: [Schema.Entity.Property] = []
+        var pending = [root]
+        while !pending.isEmpty {
+            let entity = pending.removeFirst()
+            for property in entity.storedProperties where seen.insert(property.name).inserted {
+                result.append(property)
+            }
+            pending += entity.subentities.sorted { $0.name < $1.name }
+        }
+        return result
+    }
+
     private static func attributes(of entity: Schema.Entity) -> [Attribute] {
-        entity.storedProperties.compactMap { property in
+        hierarchyProperties(of: entity).compactMap { property in
             guard let attribute = property.schemaProperty as? Schema.Attribute else { return nil }
             return Attribute(
                 name: property.name,
@@ -131,7 +146,7 @@ package struct StoredSchema: Codable, Equatable, Sendable {
     }
 
     private static func relationships(of entity: Schema.Entity) -> [Relationship] {
-        entity.storedProperties.compactMap { property in
+        hierarchyProperties(of: entity).compactMap { property in
             guard let info = property.relationshipInfo else { return nil }
             var relationship = Relationship(
                 name: property.name,

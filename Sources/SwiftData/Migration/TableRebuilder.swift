@@ -207,7 +207,8 @@ struct TableRebuilder {
                     )
                     try connection.execute(
                         "CREATE INDEX \(quoted(table + "_target_index")) ON \(quoted(table)) (\"target\")")
-                    try fillSharedInverseTable(table, of: property, formerEntity: pairs[entity.name])
+                    // A hierarchy is recorded under its root, which holds its subclasses' relationships too.
+                    try fillSharedInverseTable(table, of: property, formerEntity: pairs[entity.rootEntity.name])
                 }
             }
         }

@@ -318,7 +318,9 @@ class ModelStorage {
     }
 
     /// Removes `model` from this storage's relationship slot (the inverse side of a change elsewhere).
-    final func removeFromSlot(_ index: Int, _ other: any PersistentModel) {
+    /// `otherIsLeaving` says `other` is being deleted: a to-one that several of its relationships share as their
+    /// inverse then lets go of it even though those relationships still list this model.
+    final func removeFromSlot(_ index: Int, _ other: any PersistentModel, otherIsLeaving: Bool = false) {
         let property = entity.storedProperties[index]
         let current = value(at: index)
         if property.relationshipInfo?.isToMany == true {
@@ -327,7 +329,7 @@ class ModelStorage {
         } else {
             guard property.relatedModels(in: current).first === other else { return }
             // The owner still holds this model in another relationship that shares this to-one as its inverse.
-            if let model, let sharing = property.relationshipInfo?.sharedInverses, !sharing.isEmpty,
+            if !otherIsLeaving, let model, let sharing = property.relationshipInfo?.sharedInverses, !sharing.isEmpty,
                 sharing.contains(where: { side in
                     side.relatedModels(in: other.storage.value(at: side.index)).contains { $0 === model }
                 })

@@ -136,6 +136,7 @@ final class EntityRegistry: Sendable {
     private func resolveStorage(of entity: Schema.Entity) {
         for property in entity.storedProperties {
             guard let info = property.relationshipInfo else { continue }
+            info.inverseSides = info.inverse.map { [$0] } ?? info.sharedInverses
             let ownName = "\(entity.name).\(property.name)"
             guard let inverse = info.inverse, let inverseInfo = inverse.relationshipInfo else {
                 info.storage =

@@ -132,8 +132,10 @@ extension Schema.Entity {
             let models = relatedModels(in: value)
             guard models.count > 1 else { return makeCollection(models) }
             var seen = Set<ObjectIdentifier>(minimumCapacity: models.count)
-            let distinct = models.filter { seen.insert(ObjectIdentifier($0)).inserted }
-            return makeCollection(distinct)
+            for model in models { seen.insert(ObjectIdentifier(model)) }
+            guard seen.count < models.count else { return makeCollection(models) }
+            seen.removeAll(keepingCapacity: true)
+            return makeCollection(models.filter { seen.insert(ObjectIdentifier($0)).inserted })
         }
     }
 
@@ -156,11 +158,8 @@ extension Schema.Entity {
         var storage: RelationshipStorage = .foreignKey(column: "")
 
         /// The relationships on the other side that hold this one's owner: the inverse, or the relationships
-        /// that share this to-one as their inverse.
-        var inverseSides: [Property] {
-            if let inverse { return [inverse] }
-            return sharedInverses
-        }
+        /// that share this to-one as their inverse. Set once with the storage, so reading it allocates nothing.
+        var inverseSides: [Property] = []
 
         init(declaration: Schema.Relationship, destinationType: any PersistentModel.Type, isToMany: Bool) {
             self.declaration = declaration

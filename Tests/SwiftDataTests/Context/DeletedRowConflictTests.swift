@@ -74,3 +74,31 @@ import Testing
         #expect(!context.hasChanges)
     }
 }
+
+/// Models another context deleted together (a cascade) leave this context without counting as its changes: a
+/// later save of unrelated changes succeeds.
+@Suite struct DeletedTogetherElsewhereTests {
+    @Test func aCascadeElsewhereLeavesNoConflictBehind() throws {
+        let container = try makeInMemoryContainer(Trip.self, Gadget.self)
+        let setup = ModelContext(container)
+        let trip = Trip(name: "rome", destination: "Italy")
+        setup.insert(trip)
+        trip.bucketList = (0..<6).map { BucketListItem(title: "item \($0)") }
+        setup.insert(Gadget(name: "g", serial: 1))
+        try setup.save()
+
+        let context = ModelContext(container)
+        let seen = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        #expect(seen.bucketList.count == 6)
+        let gadget = try #require(try context.fetch(FetchDescriptor<Gadget>()).first)
+
+        let other = ModelContext(container)
+        other.delete(try #require(try other.fetch(FetchDescriptor<Trip>()).first))
+        try other.save()
+
+        gadget.serial = 2
+        try context.save()
+        #expect(!context.hasChanges)
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Gadget>()).map(\.serial) == [2])
+    }
+}

@@ -22,6 +22,23 @@ final class Shrub {
     init(species: String) { self.species = species }
 }
 
+@Model
+final class Garden {
+    var name: String
+    @Relationship(inverse: \Tree.garden) var front: [Tree] = []
+    @Relationship(inverse: \Tree.garden) var back: [Tree] = []
+
+    init(name: String) { self.name = name }
+}
+
+@Model
+final class Tree {
+    var species: String
+    var garden: Garden?
+
+    init(species: String) { self.species = species }
+}
+
 /// Each relationship keeps its own members, in memory and in the store; the shared to-one holds the owner.
 @Suite struct SharedInverseTests {
     private func names(_ shrubs: [Shrub]) -> [String] { shrubs.map(\.species).sorted() }
@@ -98,6 +115,25 @@ final class Shrub {
             try reread.fetch(FetchDescriptor<Yard>()).allSatisfy {
                 $0.leadingShrubs.isEmpty && $0.trailingShrubs.isEmpty
             })
+    }
+
+    /// With `.nullify`, deleting the owner clears the shared to-one of every member, in memory as in the store.
+    @Test func deletingTheOwnerNullifiesTheSharedToOne() throws {
+        let container = try makeInMemoryContainer(Garden.self)
+        let context = ModelContext(container)
+        let garden = Garden(name: "home")
+        context.insert(garden)
+        let (oak, elm) = (Tree(species: "oak"), Tree(species: "elm"))
+        garden.front = [oak]
+        garden.back = [elm, oak]
+        try context.save()
+        context.delete(garden)
+        try context.save()
+        #expect(oak.garden == nil)
+        #expect(elm.garden == nil)
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Tree>())
+        #expect(stored.count == 2)
+        #expect(stored.allSatisfy { $0.garden == nil })
     }
 
     @Test func deletingTheOwnerCascadesThroughBothRelationships() throws {

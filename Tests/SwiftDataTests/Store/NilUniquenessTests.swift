@@ -88,4 +88,21 @@ final class Seat {
             FetchDescriptor<Passport>(sortBy: [SortDescriptor(\.number)]))
         #expect(afterUpsert.map(\.number) == ["1b", "2", "3"])
     }
+
+    /// Two new passports of one new holder, inserted in one save: the holder has no key yet, which is not `nil`,
+    /// so the second takes the first's row, as with a stored holder.
+    @Test func insertsOfOneNewTargetStillMerge() throws {
+        let container = try makeInMemoryContainer(Passport.self)
+        let context = ModelContext(container)
+        let first = Passport(number: "1")
+        let second = Passport(number: "2")
+        context.insert(first)
+        context.insert(second)
+        let holder = Holder(name: "ann")
+        first.holder = holder
+        second.holder = holder
+        try context.save()
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Passport>())
+        #expect(stored.map(\.number) == ["2"])
+    }
 }

@@ -37,13 +37,31 @@ extension SQLiteSaveWriter {
     /// A model's values of a constraint's properties: one value, without an array, for a constraint on one column.
     func uniqueValues(of storage: ModelStorage, _ properties: [Schema.Entity.Property]) throws -> UniqueValues {
         if properties.count == 1 {
+            if let pending = unsavedTargetValue(of: storage, properties[0]) { return .one(pending) }
             var single = SingleColumnValue()
             try appendColumnValues(of: storage, property: properties[0], to: &single)
             if let value = single.value { return .one(value) }
         }
         var values: [SQLiteValue] = []
-        for property in properties { try appendColumnValues(of: storage, property: property, to: &values) }
+        for property in properties {
+            if let pending = unsavedTargetValue(of: storage, property) {
+                values.append(pending)
+            } else {
+                try appendColumnValues(of: storage, property: property, to: &values)
+            }
+        }
         return .many(values)
+    }
+
+    /// For a to-one relationship whose target is inserted in this save and has no key yet: a value that stands for
+    /// that target, so that two inserts with the same new target match each other (and no stored row), where
+    /// the target's missing key would otherwise read as `nil`, which matches nothing.
+    private func unsavedTargetValue(of storage: ModelStorage, _ property: Schema.Entity.Property) -> SQLiteValue? {
+        guard property.relationshipInfo != nil,
+            let target = property.relatedModels(in: storage.values[property.index]).first,
+            !target.storage.isDeleted, primaryKey(of: target.storage) == nil
+        else { return nil }
+        return .text("\u{0}unsaved \(ObjectIdentifier(target.storage).debugDescription)")
     }
 
     /// How to find the row holding an entity's values for one uniqueness constraint.

@@ -358,7 +358,11 @@ struct SQLiteSaveWriter {
                     continue
                 }
                 // `.noAction` on the deleted model's side leaves the other rows' references as they are.
-                if info.inverse?.relationshipInfo?.declaration.deleteRule == .noAction { continue }
+                if !info.inverseSides.isEmpty,
+                    info.inverseSides.allSatisfy({ $0.relationshipInfo?.declaration.deleteRule == .noAction })
+                {
+                    continue
+                }
                 switch info.storage {
                 case .foreignKey(let column):
                     try keySet.execute(connection) {
