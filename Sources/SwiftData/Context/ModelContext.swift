@@ -52,7 +52,7 @@ public final class ModelContext {
     }
 
     deinit {
-        unloadRelationshipsOfRegisteredModels()
+        detachRegisteredModels()
     }
 
     // MARK: - Inserting and Deleting Models
@@ -267,13 +267,17 @@ extension ModelContext {
         registered.remove(storage)
     }
 
-    /// Unloads the relationships of the saved models this context holds, so that models that refer to each other
-    /// are released once nothing outside refers to them (see `ModelStorage.unloadRelationships()`).
-    func unloadRelationshipsOfRegisteredModels() {
-        guard container.schema.entities.contains(where: \.hasRelationships) else { return }
+    /// Readies the saved models this context holds to outlive it: each keeps the container, to read what it has
+    /// not loaded (see `ModelStorage.detachedContainer`), and unloads its relationships, so that models that refer
+    /// to each other are released once nothing outside refers to them (see `ModelStorage.unloadRelationships()`).
+    func detachRegisteredModels() {
+        let hasRelationships = container.schema.entities.contains(where: \.hasRelationships)
         // Retained while they change: unloading one model's relationships can release another model.
         let storages = registered.allStorages
-        for storage in storages { storage.unloadRelationships() }
+        for storage in storages {
+            storage.detachedContainer = container
+            if hasRelationships { storage.unloadRelationships() }
+        }
     }
 }
 
