@@ -44,6 +44,9 @@ public final class ModelContext {
     var isMainContext = false
     /// True while an autosave is scheduled on the main actor.
     var isAutosaveScheduled = false
+    /// True once a model of this context was given attributes that are not fetched yet (`propertiesToFetch`, or
+    /// a batch that could not be read): its release must then leave them a way to load.
+    var holdsUnfetchedAttributes = false
 
     /// Creates a context for a container.
     public init(_ container: ModelContainer) {
@@ -272,6 +275,7 @@ extension ModelContext {
     /// to each other are released once nothing outside refers to them (see `ModelStorage.unloadRelationships()`).
     func detachRegisteredModels() {
         let hasRelationships = container.schema.entities.contains(where: \.hasRelationships)
+        guard hasRelationships || holdsUnfetchedAttributes else { return }
         // Retained while they change: unloading one model's relationships can release another model.
         let storages = registered.allStorages
         for storage in storages {

@@ -161,6 +161,7 @@ extension ModelContext {
             if property.isRelationship { return ModelStorage.UnloadedRelationship() }
             return property.codec == nil ? property.unstoredValue : ModelStorage.NotFetched()
         }
+        holdsUnfetchedAttributes = true
         return registerNewModel(
             entity: entity, primaryKey: primaryKey, identifier: identifier, slots: slots, isUnregistered: false)
     }

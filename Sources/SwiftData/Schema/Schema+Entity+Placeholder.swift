@@ -4,9 +4,10 @@ extension Schema.Entity.Property {
     /// The value an attribute reads when its row is gone and its stored value was never read: its declared
     /// default; else `nil` for an optional; else the empty value of its type, the value its columns decode to when
     /// they hold 0, 0.0, an empty string or an empty blob (0, `false`, `""`, empty `Data`, the reference date, a
-    /// zero `Decimal`, the all-zero `UUID`, an empty array or dictionary stored as JSON, a composite of such
-    /// fields). Nil when the type has no such value (a `URL`, an enumeration with no case for the empty raw value,
-    /// a transformed value): a fetch with `propertiesToFetch` always reads such attributes, so the value is known.
+    /// zero `Decimal`, the all-zero `UUID`, `about:blank` for a `URL`, an empty array or dictionary stored as JSON,
+    /// the case of the empty raw value, a composite of such fields), or the first case of a `CaseIterable`
+    /// enumeration. Nil when the type has no such value (an enumeration with no case for the empty raw value that
+    /// is not `CaseIterable`, a transformed value): a fetch with `propertiesToFetch` always reads such attributes.
     ///
     /// Computed on each use: it is needed only when a row is gone, and once per left-out attribute of a partial
     /// fetch.
@@ -24,11 +25,13 @@ extension Schema.Entity.Property {
             }
         }
         if let value = try? codec.decodeColumns(empties[...]) { return value }
+        if let cases = valueType as? any CaseIterable.Type, let first = firstCase(of: cases) { return first }
         // Types whose empty text is not a value of theirs.
         let alternatives: [String] =
             switch codec {
             case .uuid: [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).uuidString]
             case .decimal: ["0"]
+            case .url: ["about:blank"]
             case .json: ["[]", "{}"]
             default: []
             }
@@ -37,4 +40,7 @@ extension Schema.Entity.Property {
         }
         return nil
     }
+
+    /// The first of a type's cases.
+    private func firstCase<Cases: CaseIterable>(of type: Cases.Type) -> Any? { type.allCases.first }
 }

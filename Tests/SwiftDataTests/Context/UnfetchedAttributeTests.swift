@@ -3,6 +3,14 @@ import Testing
 
 @testable import SwiftData
 
+enum GaugeKind: String, Codable, CaseIterable {
+    case wind, rain
+}
+
+enum GaugeUnit: String, Codable {
+    case metric, imperial
+}
+
 @Model
 final class GaugeReading {
     var label: String
@@ -10,6 +18,8 @@ final class GaugeReading {
     var note: String?
     var taken: Date
     var site: URL
+    var kind: GaugeKind
+    var unit: GaugeUnit
 
     init(label: String, reading: Double, note: String?, taken: Date, site: URL) {
         self.label = label
@@ -17,6 +27,8 @@ final class GaugeReading {
         self.note = note
         self.taken = taken
         self.site = site
+        self.kind = .rain
+        self.unit = .imperial
     }
 }
 
@@ -64,7 +76,9 @@ final class GaugeReading {
         #expect(gauge.reading == 42)
         #expect(gauge.note == nil)
         #expect(gauge.taken == Date(timeIntervalSinceReferenceDate: 0))
-        #expect(gauge.site == site)
+        #expect(gauge.site == URL(string: "about:blank"))
+        #expect(gauge.kind == .wind)
+        #expect(gauge.unit == .imperial)
         #expect(gauge.label == "north")
     }
 
@@ -78,6 +92,17 @@ final class GaugeReading {
 
         #expect(gauge.reading == 42)
         #expect(gauge.note == nil)
-        #expect(gauge.site == site)
+        #expect(gauge.unit == .imperial)
+    }
+
+    @Test func attributeWithoutPlaceholderIsAlwaysFetched() throws {
+        let directory = try TemporaryDirectory()
+        let container = try makeContainer(GaugeReading.self, at: directory.store())
+        try savedReading(container)
+        _ = try partialFetch(ModelContext(container))
+        let statement = try #require(container.stores[0].statementLog.last)
+        #expect(statement.contains(#""unit""#))
+        #expect(!statement.contains(#""kind""#))
+        #expect(!statement.contains(#""site""#))
     }
 }

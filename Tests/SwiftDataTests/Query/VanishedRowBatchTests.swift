@@ -88,6 +88,29 @@ import Testing
         #expect(batched[5].name == "")
     }
 
+    @Test func vanishedRowOfAnEntityWithoutPlaceholdersReadsTheOnesItHas() throws {
+        let directory = try TemporaryDirectory()
+        let container = try makeContainer(GaugeReading.self, at: directory.store())
+        let writer = ModelContext(container)
+        for index in 0..<3 {
+            let url = URL(string: "https://example.com/\(index)")!
+            writer.insert(GaugeReading(label: "g\(index)", reading: 1, note: nil, taken: .now, site: url))
+        }
+        try writer.save()
+        let batched = try ModelContext(container).fetch(
+            FetchDescriptor<GaugeReading>(sortBy: [SortDescriptor(\.label)]), batchSize: 2)
+
+        try runSQLite(directory.store(), #"DELETE FROM "GaugeReading" WHERE "_pk" = 2"#)
+
+        #expect(batched[0].label == "g0")
+        #expect(batched[1].isDeleted)
+        #expect(batched[1].label == "")
+        #expect(batched[1].reading == 42)
+        #expect(batched[1].site == URL(string: "about:blank"))
+        #expect(batched[1].kind == .wind)
+        #expect(batched[2].label == "g2")
+    }
+
     @Test func collectionOutlivingItsContextStillLoadsItsBatches() throws {
         let directory = try TemporaryDirectory()
         let container = try savedTrips(in: directory)
