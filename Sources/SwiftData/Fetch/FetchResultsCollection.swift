@@ -2,7 +2,8 @@
 ///
 /// Only the identifiers of the matching models are read up front; each batch of models is read when one of its
 /// elements is first accessed, and only the most recent batches are kept, so iterating over a large result runs
-/// in bounded memory.
+/// in bounded memory. Each position holds the model of the identifier read up front, even when its row is deleted
+/// before its batch is read (see `ModelContext.fetch(_:batchSize:)` for what such a model reads).
 public struct FetchResultsCollection<Element>: RandomAccessCollection {
     /// The position of an element.
     public typealias Index = Int

@@ -40,6 +40,24 @@ import Testing
         #expect(trip.livingAccommodation?.address == "Via Roma")
     }
 
+    @Test func modelsReadThroughTheContainerAreReleasedWithTheModelThatReadThem() throws {
+        let container = try makeInMemoryContainer(Trip.self)
+        try savedTrip(container)
+        weak var trip: Trip?
+        weak var item: BucketListItem?
+        weak var accommodation: LivingAccommodation?
+        do {
+            let kept = try #require(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first)
+            item = kept.bucketList.first
+            accommodation = kept.livingAccommodation
+            #expect(item?.trip?.bucketList.count == 2)
+            trip = kept
+        }
+        #expect(trip == nil)
+        #expect(item == nil)
+        #expect(accommodation == nil)
+    }
+
     @Test func relationshipsLoadAfterTheContainerIsReleasedToo() throws {
         func fetchTrip() throws -> Trip {
             let container = try makeInMemoryContainer(Trip.self)
