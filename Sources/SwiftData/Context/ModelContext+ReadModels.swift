@@ -17,6 +17,7 @@ extension ModelContext {
         of entity: Schema.Entity, store: SQLiteStore, layout: SQLiteTableLayout, query: SQLQuery,
         properties: Set<Int>? = nil, alsoReading column: Int? = nil
     ) throws -> (keys: [Int64], models: [any PersistentModel], columnValues: [SQLiteValue]) {
+        if properties != nil { holdsUnfetchedAttributes = true }
         guard properties == nil, entity.decodesPlainly(in: layout) else {
             let rows = try store.fetchRows(entity: entity, query: query, properties: properties)
             // Into a context that holds no model, every row's model is new: the rows have distinct keys.

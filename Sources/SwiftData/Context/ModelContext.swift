@@ -44,6 +44,9 @@ public final class ModelContext {
     var isMainContext = false
     /// True while an autosave is scheduled on the main actor.
     var isAutosaveScheduled = false
+    /// True once a model of this context was given attributes that are not fetched yet (`propertiesToFetch`, or
+    /// a batch that could not be read): its release must then leave them a way to load.
+    var holdsUnfetchedAttributes = false
 
     /// Creates a context for a container.
     public init(_ container: ModelContainer) {
@@ -52,7 +55,7 @@ public final class ModelContext {
     }
 
     deinit {
-        unloadRelationshipsOfRegisteredModels()
+        detachRegisteredModels()
     }
 
     // MARK: - Inserting and Deleting Models
@@ -267,13 +270,18 @@ extension ModelContext {
         registered.remove(storage)
     }
 
-    /// Unloads the relationships of the saved models this context holds, so that models that refer to each other
-    /// are released once nothing outside refers to them (see `ModelStorage.unloadRelationships()`).
-    func unloadRelationshipsOfRegisteredModels() {
-        guard container.schema.entities.contains(where: \.hasRelationships) else { return }
+    /// Readies the saved models this context holds to outlive it: each keeps the container, to read what it has
+    /// not loaded (see `ModelStorage.detachedContainer`), and unloads its relationships, so that models that refer
+    /// to each other are released once nothing outside refers to them (see `ModelStorage.unloadRelationships()`).
+    func detachRegisteredModels() {
+        let hasRelationships = container.schema.entities.contains(where: \.hasRelationships)
+        guard hasRelationships || holdsUnfetchedAttributes else { return }
         // Retained while they change: unloading one model's relationships can release another model.
         let storages = registered.allStorages
-        for storage in storages { storage.unloadRelationships() }
+        for storage in storages {
+            storage.detachedContainer = container
+            if hasRelationships { storage.unloadRelationships() }
+        }
     }
 }
 

@@ -23,6 +23,16 @@ public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
     /// True (the default) to include the context's unsaved inserts, changes and deletions.
     public var includePendingChanges: Bool = true
     /// The properties to load now; empty loads every property.
+    ///
+    /// The attributes left out are read from the store, all together, the first time one of them is accessed:
+    /// through the model's context, or through its container once the context is released. When the row is
+    /// gone by then (deleted by another context or process), such an attribute reads its placeholder, and is read
+    /// again on next access: its declared default, else `nil` for an optional, else the empty value of its type
+    /// (0, `false`, `""`, empty `Data`, the reference date, a zero `Decimal`, the all-zero `UUID`, `about:blank`,
+    /// an empty array or dictionary, the first case of a `CaseIterable` enumeration). An attribute whose type has
+    /// no empty value (an enumeration that is not `CaseIterable` and has no case for an empty raw value, a
+    /// transformed value) is always fetched, so its stored value is known. Apple's SwiftData stops the program
+    /// instead when the row is gone.
     public var propertiesToFetch: [PartialKeyPath<T>] = []
     /// Relationships whose models to load together with the results.
     public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []

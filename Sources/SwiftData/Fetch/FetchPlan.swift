@@ -197,10 +197,17 @@ struct FetchPlan<T: PersistentModel> {
         }
     }
 
-    /// The slot indexes `propertiesToFetch` names, or nil to read every column.
+    /// The slot indexes `propertiesToFetch` names, or nil to read every column. Attributes with no placeholder
+    /// (`Schema.Entity.Property.placeholderValue`) are read too: one left out could not be read at all once its
+    /// row is gone.
     private var requestedProperties: Set<Int>? {
         guard !descriptor.propertiesToFetch.isEmpty else { return nil }
-        return Set(descriptor.propertiesToFetch.compactMap { entity.indexIfPersisted($0) })
+        var properties = Set(descriptor.propertiesToFetch.compactMap { entity.indexIfPersisted($0) })
+        for property in entity.storedProperties
+        where !property.isRelationship && !properties.contains(property.index) && property.placeholderValue == nil {
+            properties.insert(property.index)
+        }
+        return properties
     }
 
     /// Every model that matches, filtered and sorted in memory.

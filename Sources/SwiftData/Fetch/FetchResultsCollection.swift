@@ -2,7 +2,8 @@
 ///
 /// Only the identifiers of the matching models are read up front; each batch of models is read when one of its
 /// elements is first accessed, and only the most recent batches are kept, so iterating over a large result runs
-/// in bounded memory.
+/// in bounded memory. Each position holds the model of the identifier read up front, even when its row is deleted
+/// before its batch is read (see `ModelContext.fetch(_:batchSize:)` for what such a model reads).
 public struct FetchResultsCollection<Element>: RandomAccessCollection {
     /// The position of an element.
     public typealias Index = Int
@@ -52,15 +53,31 @@ extension ModelContext {
     /// The models that match a fetch descriptor, loaded in batches of `batchSize` as the collection is accessed.
     ///
     /// Unlike Apple's, this works with `includePendingChanges`: the matching identifiers, unsaved models included,
-    /// are computed up front.
+    /// are computed up front, and the collection keeps the unsaved models it lists.
+    ///
+    /// The collection keeps its context alive, as Core Data's batched results keep theirs, and each position
+    /// always holds the model of the identifier read up front. A row deleted after that (by another context or
+    /// another process) yields the model this context holds of it, with the values it knows; when the context
+    /// holds none, a model that reads as one deleted elsewhere: `isDeleted` is true, it has no context and no
+    /// related models, and each attribute reads its placeholder (its declared default, else `nil` for an optional,
+    /// else the empty value of its type: 0, `false`, `""`). A batch whose rows cannot be read (a store error) yields
+    /// models that read their values from the store on first access, as after a fetch with `propertiesToFetch`.
     ///
     /// - Throws: like `fetch(_:)`.
     public func fetch<T>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T>
     where T: PersistentModel {
         let identifiers = try fetchIdentifiers(descriptor)
-        let storage = FetchResultsStorage<T>(count: identifiers.count, batchSize: batchSize) { [weak self] range in
-            guard let self else { preconditionFailure("the ModelContext of a FetchResultsCollection was released") }
-            return self.models(for: Array(identifiers[range]))
+        // A save gives unsaved models new identifiers: the collection finds them by the ones it read.
+        var unsaved: [PersistentIdentifier: any PersistentModel] = [:]
+        if identifiers.contains(where: \.isTemporary) {
+            let listed = Set(identifiers.filter(\.isTemporary))
+            for model in inserted.models where listed.contains(model.storage.identifier) {
+                unsaved[model.storage.identifier] = model
+            }
+        }
+        // `self` is held strongly: models hold their context weakly, and the collection must outlive neither.
+        let storage = FetchResultsStorage<T>(count: identifiers.count, batchSize: batchSize) { range in
+            self.models(for: Array(identifiers[range]), unsaved: unsaved)
         }
         return FetchResultsCollection(storage: storage)
     }
@@ -80,30 +97,73 @@ extension ModelContext {
 
     // MARK: - Internal
 
-    /// The models with the given identifiers, in order: registered ones as they are, the others read in one query
-    /// per entity.
-    func models<T: PersistentModel>(for identifiers: [PersistentIdentifier]) -> [T] {
+    /// The models with the given identifiers, one per identifier, in order: the unsaved and registered ones as
+    /// they are, the others read in one query per entity. An identifier whose row is gone gets a model of a
+    /// vanished row, and one whose row could not be read a model that loads on first access (see
+    /// `fetch(_:batchSize:)`), so that no position ever holds another row's model.
+    func models<T: PersistentModel>(
+        for identifiers: [PersistentIdentifier], unsaved: [PersistentIdentifier: any PersistentModel] = [:]
+    ) -> [T] {
         var byIdentifier: [PersistentIdentifier: any PersistentModel] = [:]
-        var missing: [String: [Int64]] = [:]
-        // Inserted models are not in the registry; their identifiers are temporary.
-        let inserted =
-            identifiers.contains(where: \.isTemporary)
-            ? Dictionary(
-                self.inserted.models.map { ($0.storage.identifier, $0) }, uniquingKeysWith: { first, _ in first })
-            : [:]
+        var missing: [String: [(PersistentIdentifier, Int64)]] = [:]
         for identifier in identifiers {
-            if let model = registered[identifier]?.model ?? inserted[identifier] {
+            if let model = unsaved[identifier] ?? registered[identifier]?.model {
                 byIdentifier[identifier] = model
             } else if let key = identifier.primaryKey {
-                missing[identifier.entityName, default: []].append(key)
+                missing[identifier.entityName, default: []].append((identifier, key))
             }
         }
-        for (entityName, keys) in missing {
+        for (entityName, wanted) in missing {
             guard let entity = container.schema.entitiesByName[entityName] else { continue }
-            for model in (try? models(of: entity, primaryKeys: keys)) ?? [] {
-                byIdentifier[model.persistentModelID] = model
+            do {
+                let byKey = try modelsByKey(of: entity, primaryKeys: wanted.map(\.1))
+                for (identifier, key) in wanted {
+                    // A row deleted without loading its model in this context comes back as a deleted model.
+                    byIdentifier[identifier] = byKey[key] ?? registered[identifier]?.model
+                }
+            } catch {
+                for (identifier, key) in wanted {
+                    byIdentifier[identifier] = unloadedModel(of: entity, primaryKey: key, identifier: identifier)
+                }
             }
         }
-        return identifiers.compactMap { byIdentifier[$0] as? T }
+        return identifiers.map { identifier in
+            let model = byIdentifier[identifier] ?? vanishedModel(for: identifier)
+            guard let model = model as? T else {
+                // Unreachable: the identifiers were read by a fetch of `T`.
+                preconditionFailure("\(identifier) is not the identifier of a \(T.self)")
+            }
+            return model
+        }
+    }
+
+    /// A model of a row that is gone from the store, or of an unsaved model that was discarded: marked deleted,
+    /// in no context, with no related models, each attribute holding its placeholder
+    /// (`Schema.Entity.Property.placeholderValue`), or left not fetched when it has none.
+    private func vanishedModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        guard let entity = container.schema.entitiesByName[identifier.entityName] else { return nil }
+        let slots = ModelSlots(count: entity.storedProperties.count) { index -> Any in
+            let property = entity.storedProperties[index]
+            if property.isRelationship { return property.emptyRelationshipValue }
+            return property.placeholderValue ?? ModelStorage.NotFetched()
+        }
+        let (model, storage) = entity.makeModel(identifier: identifier, slots: slots)
+        storage.isDeleted = true
+        return model
+    }
+
+    /// A registered model of a row that could not be read: every attribute is left not fetched and every
+    /// relationship not loaded, so each loads from the store on first access.
+    private func unloadedModel(of entity: Schema.Entity, primaryKey: Int64, identifier: PersistentIdentifier)
+        -> any PersistentModel
+    {
+        let slots = ModelSlots(count: entity.storedProperties.count) { index -> Any in
+            let property = entity.storedProperties[index]
+            if property.isRelationship { return ModelStorage.UnloadedRelationship() }
+            return property.codec == nil ? property.unstoredValue : ModelStorage.NotFetched()
+        }
+        holdsUnfetchedAttributes = true
+        return registerNewModel(
+            entity: entity, primaryKey: primaryKey, identifier: identifier, slots: slots, isUnregistered: false)
     }
 }

@@ -27,6 +27,10 @@ class ModelStorage {
     @exclusivity(unchecked) final var values = ModelSlots()
     @exclusivity(unchecked) final var identifier: PersistentIdentifier
     final weak var context: ModelContext?
+    /// The container of the context this model was in, once that context is released: the model reads what it
+    /// has not loaded (relationships, attributes a partial fetch left out) from the container's stores. Held
+    /// strongly, so such a read never finds the store closed; the model holds no context.
+    final var detachedContainer: ModelContainer?
     /// The model that owns this storage, once known. Unretained, as the model owns the storage: the storage lives
     /// exactly as long as the model (see `ModelRegistry`), and a weak reference would give every model a side
     /// table.
@@ -162,11 +166,7 @@ class ModelStorage {
         case is UnloadedRelationship:
             return loadRelationship(index)
         case is NotFetched:
-            context?.loadUnfetchedAttributes(of: self)
-            guard !(values[index] is NotFetched) else {
-                preconditionFailure("\(entity.name).\(entity.storedProperties[index].name) could not be loaded")
-            }
-            return values[index]
+            return unfetchedAttribute(at: index)
         case is Unset:
             let property = entity.storedProperties[index]
             if let relationship = property.relationshipInfo, relationship.isToMany || property.isOptional {
@@ -185,7 +185,8 @@ class ModelStorage {
     }
 
     private func resolve(_ fault: ToOneFault, for property: Schema.Entity.Property) -> Any {
-        guard let target = fault.target, let context else { return property.noneValue }
+        guard let target = fault.target else { return property.noneValue }
+        guard let context else { return detachedTarget(target, for: property) }
         if fetchGroup != nil, context.registered[target] == nil {
             context.loadForFetchGroup(property, of: self)
         }
@@ -195,7 +196,7 @@ class ModelStorage {
 
     private func loadRelationship(_ index: Int) -> Any {
         let property = entity.storedProperties[index]
-        guard let context else { return property.emptyRelationshipValue }
+        guard let context else { return detachedRelationship(at: index) }
         context.loadRelationship(property, of: self)
         return values[index]
     }

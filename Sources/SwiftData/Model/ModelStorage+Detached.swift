@@ -1,0 +1,46 @@
+extension ModelStorage {
+    // MARK: - Reading What Was Not Loaded
+
+    /// The value of an attribute a fetch with `propertiesToFetch` left out, read now: through the model's context,
+    /// or through its container when the context was released. When the row is gone (deleted by another context
+    /// or process) or cannot be read, the attribute reads its placeholder (`Schema.Entity.Property.placeholderValue`)
+    /// and is not marked loaded, so a later read tries the store again.
+    final func unfetchedAttribute(at index: Int) -> Any {
+        if let context {
+            context.loadUnfetchedAttributes(of: self)
+        } else if let detachedContainer {
+            ModelContext(detachedContainer).loadUnfetchedAttributes(of: self)
+        }
+        let current = values[index]
+        guard current is NotFetched else { return current }
+        let property = entity.storedProperties[index]
+        guard let placeholder = property.placeholderValue else {
+            // Unreachable through a partial fetch, which reads every attribute without a placeholder; a model of a
+            // vanished row leaves such an attribute not fetched (see `ModelContext.models(for:)`).
+            preconditionFailure(
+                "\(entity.name).\(property.name) cannot be read: its row is gone from the store and the property has "
+                    + "no default value; give it a default value or make it optional")
+        }
+        return placeholder
+    }
+
+    /// The target of a to-one fault of a model whose context was released, read through a new context of its
+    /// container; `nil` when the target's row is gone. The target belongs to no live context: it is read the
+    /// same way in turn.
+    final func detachedTarget(_ target: PersistentIdentifier, for property: Schema.Entity.Property) -> Any {
+        guard let detachedContainer, let model = ModelContext(detachedContainer).resolveModel(for: target) else {
+            return property.noneValue
+        }
+        return property.isOptional ? property.wrapOptional(model) : model
+    }
+
+    /// A relationship of a model whose context was released, read through a new context of its container and
+    /// kept, as a loaded relationship is. The related models are new instances that belong to no live context.
+    final func detachedRelationship(at index: Int) -> Any {
+        let property = entity.storedProperties[index]
+        guard let detachedContainer else { return property.emptyRelationshipValue }
+        let reader = ModelContext(detachedContainer)
+        fillRelationship(at: index, with: reader.loadRelatedModels(of: self, property: property))
+        return values[index]
+    }
+}

@@ -1,0 +1,46 @@
+internal import Foundation
+
+extension Schema.Entity.Property {
+    /// The value an attribute reads when its row is gone and its stored value was never read: its declared
+    /// default; else `nil` for an optional; else the empty value of its type, the value its columns decode to when
+    /// they hold 0, 0.0, an empty string or an empty blob (0, `false`, `""`, empty `Data`, the reference date, a
+    /// zero `Decimal`, the all-zero `UUID`, `about:blank` for a `URL`, an empty array or dictionary stored as JSON,
+    /// the case of the empty raw value, a composite of such fields), or the first case of a `CaseIterable`
+    /// enumeration. Nil when the type has no such value (an enumeration with no case for the empty raw value that
+    /// is not `CaseIterable`, a transformed value): a fetch with `propertiesToFetch` always reads such attributes.
+    ///
+    /// Computed on each use: it is needed only when a row is gone, and once per left-out attribute of a partial
+    /// fetch.
+    var placeholderValue: Any? {
+        if let defaultValue { return defaultValue }
+        if isOptional { return noneValue }
+        guard let codec, !isRelationship else { return nil }
+        let empties = codec.columnShapes.map { shape -> SQLiteValue in
+            if shape.isNullable { return .null }
+            switch shape.sqlType.prefix(4) {
+            case "INTE": return .integer(0)
+            case "REAL": return .real(0)
+            case "BLOB": return .blob([])
+            default: return .text("")
+            }
+        }
+        if let value = try? codec.decodeColumns(empties[...]) { return value }
+        if let cases = valueType as? any CaseIterable.Type, let first = firstCase(of: cases) { return first }
+        // Types whose empty text is not a value of theirs.
+        let alternatives: [String] =
+            switch codec {
+            case .uuid: [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).uuidString]
+            case .decimal: ["0"]
+            case .url: ["about:blank"]
+            case .json: ["[]", "{}"]
+            default: []
+            }
+        for text in alternatives {
+            if let value = try? codec.decodeColumn(.text(text)) { return value }
+        }
+        return nil
+    }
+
+    /// The first of a type's cases.
+    private func firstCase<Cases: CaseIterable>(of type: Cases.Type) -> Any? { type.allCases.first }
+}
