@@ -46,7 +46,7 @@ enum CheckCommand {
     private static func tableProblems(in store: StoreFile) throws -> [String] {
         let tables = try store.tableNames()
         var problems: [String] = []
-        for entity in store.schema.entities {
+        for entity in store.schema.entities.sorted(by: { $0.name < $1.name }) {
             guard tables.contains(entity.name) else {
                 problems.append("schema: table \(entity.name) is missing")
                 continue
@@ -81,7 +81,7 @@ enum CheckCommand {
             guard case .integer(let count) = try store.rows(sql).first?.first else { return 0 }
             return count
         }
-        for entity in store.schema.entities {
+        for entity in store.schema.entities.sorted(by: { $0.name < $1.name }) {
             for relationship in entity.relationships ?? [] {
                 guard let destination = try? StoreValues.entity(named: relationship.destination, in: store.schema)
                 else { continue }
@@ -118,7 +118,7 @@ enum CheckCommand {
     /// External files rows refer to that are missing, and files no row refers to.
     private static func externalFiles(of store: StoreFile) throws -> (missing: [String], orphaned: [String]) {
         var referenced: Set<String> = []
-        for entity in store.schema.entities {
+        for entity in store.schema.entities.sorted(by: { $0.name < $1.name }) {
             for column in entity.columns where column.sqlType.uppercased() != "INTEGER" {
                 let rows = try store.rows(
                     "SELECT \(quotedIdentifier(column.name)) FROM \(quotedIdentifier(entity.name)) WHERE "
