@@ -216,6 +216,8 @@ public final class ModelContext {
             "\(storage.entity.name) belongs to another ModelContext; a model can be in one context only"
         )
         storage.context = self
+        // Its new context reads what it has not loaded: the container it kept after its old context went is let go.
+        storage.detachedContainer = nil
         storage.isDeleted = false
         if !storage.isSaved {
             // It was in no context until now, so not in this context's list either.

@@ -144,6 +144,11 @@ extension ModelContext {
         guard let entity = container.schema.entitiesByName[identifier.entityName] else { return nil }
         let slots = ModelSlots(count: entity.storedProperties.count) { index -> Any in
             let property = entity.storedProperties[index]
+            // A non-optional to-one has no empty value: reading it stops with a message naming it, as an
+            // attribute without a placeholder does.
+            if let info = property.relationshipInfo, !info.isToMany, !property.isOptional {
+                return ModelStorage.NotFetched()
+            }
             if property.isRelationship { return property.emptyRelationshipValue }
             return property.placeholderValue ?? ModelStorage.NotFetched()
         }

@@ -1,6 +1,16 @@
 extension ModelStorage {
     // MARK: - Reading What Was Not Loaded
 
+    /// True when a slot holds a value that was never loaded: an attribute a partial fetch left out, or a
+    /// relationship of a row a batch could not read (a to-one stored in this model's row included).
+    final var holdsUnloadedValues: Bool {
+        for index in 0..<values.count {
+            let type = heldType(of: values[index])
+            if type == NotFetched.self || type == UnloadedRelationship.self { return true }
+        }
+        return false
+    }
+
     /// The value of an attribute a fetch with `propertiesToFetch` left out, read now: through the model's context,
     /// or through its container when the context was released. When the row is gone (deleted by another context
     /// or process) or cannot be read, the attribute reads its placeholder (`Schema.Entity.Property.placeholderValue`)
@@ -15,11 +25,12 @@ extension ModelStorage {
         guard current is NotFetched else { return current }
         let property = entity.storedProperties[index]
         guard let placeholder = property.placeholderValue else {
-            // Unreachable through a partial fetch, which reads every attribute without a placeholder; a model of a
-            // vanished row leaves such an attribute not fetched (see `ModelContext.models(for:)`).
+            // A partial fetch reads every attribute without a placeholder, so this is a model of a row a batched
+            // fetch found gone, or of a row a batch could not read, whose property has no value to stand in.
             preconditionFailure(
-                "\(entity.name).\(property.name) cannot be read: its row is gone from the store and the property has "
-                    + "no default value; give it a default value or make it optional")
+                "\(entity.name).\(property.name) cannot be read: its row is gone from the store, or holds a value "
+                    + "this program cannot read, and the property has no default value to stand in; give it a "
+                    + "default value or make it optional")
         }
         return placeholder
     }

@@ -269,6 +269,12 @@ struct SQLiteSaveWriter {
         if let slots, !slots.contains(where: { layout.columnRangeByProperty[$0] != nil }) {
             return try checkRowExists(of: storage, key: key)
         }
+        // A model holding values it never loaded (attributes a partial fetch left out, relationships of a row a
+        // batch could not read) writes only the columns it changed: the others are as stored, and unknown here.
+        if let slots, storage.holdsUnloadedValues {
+            for slot in slots { try update(storage, key: key, slots: [slot], plan: plan) }
+            return
+        }
         guard let statement = try plan.updateAll(on: connection) else {
             return try checkRowExists(of: storage, key: key)
         }
@@ -419,6 +425,13 @@ struct SQLiteSaveWriter {
             return try values.append(encoded)
         }
         let value = storage.values[property.index]
+        if value is ModelStorage.NotFetched || value is ModelStorage.UnloadedRelationship {
+            // Only a change writes a column, and a change replaces the marker: this is a bug, not bad data.
+            throw SwiftDataError(
+                .modelValidationFailure,
+                "\(storage.entity.name).\(property.name) was never loaded and cannot be written",
+                entityName: storage.entity.name)
+        }
         if property.relationshipInfo != nil {
             switch value {
             case let fault as ModelStorage.ToOneFault:
