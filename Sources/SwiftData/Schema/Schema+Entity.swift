@@ -116,13 +116,14 @@ extension Schema {
             // its metadata on every call.
             let backingDataType = DefaultBackingData<Root>.self
             return { entity, identifier, slots in
-                // The backing data ignores the declared default values the initializer stores through it; the
-                // row's values fill it once the initializer returns.
+                // The backing data holds the row's values while the initializer runs, and ignores the declared
+                // default values the initializer stores through it.
                 let storage = backingDataType.init(entity: entity, identifier: identifier)
+                storage.takeRow(slots)
                 // The class of most rows is the root itself, told without a dynamic cast.
                 let concrete = entity.modelType == Root.self ? Root.self : entity.modelType as? Root.Type ?? Root.self
                 let model = BackingDataHandoff.offering(storage) { concrete.init(backingData: storage) }
-                storage.becomeFetched(slots)
+                storage.becomeFetched()
                 storage.bind(model)
                 return (model, storage)
             }

@@ -1,0 +1,53 @@
+// Models marked `@available` whose first inherited type is the app's own protocol: they are root models, not
+// subclasses, however they are annotated.
+import Foundation
+import SwiftData
+import Testing
+
+protocol IdentifiableObject: AnyObject {
+    var identifier: UUID { get }
+}
+
+@available(macOS 14, iOS 17, *)
+@Model
+final class UserLanguage: IdentifiableObject {
+    var identifier: UUID
+    var code: String
+
+    init(identifier: UUID = UUID(), code: String) {
+        self.identifier = identifier
+        self.code = code
+    }
+}
+
+@available(macOS 14, iOS 17, *)
+@Model
+class Lesson: IdentifiableObject {
+    var identifier: UUID
+    var title: String
+
+    init(identifier: UUID = UUID(), title: String) {
+        self.identifier = identifier
+        self.title = title
+    }
+}
+
+@Suite struct ProtocolFirstModelTests {
+    @Test func availableModelsAdoptingAnAppProtocolAreRootModels() throws {
+        let container = try ModelContainer(
+            for: UserLanguage.self, Lesson.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        let language = UserLanguage(code: "fi")
+        context.insert(language)
+        context.insert(Lesson(title: "Numbers"))
+        try context.save()
+
+        let fresh = ModelContext(container)
+        let stored = try #require(try fresh.fetch(FetchDescriptor<UserLanguage>()).first)
+        #expect(stored.code == "fi")
+        #expect(stored.identifier == language.identifier)
+        #expect(try fresh.fetch(FetchDescriptor<Lesson>()).map(\.title) == ["Numbers"])
+        let objects: [any IdentifiableObject] = [stored]
+        #expect(objects.map(\.identifier) == [language.identifier])
+    }
+}
