@@ -35,6 +35,13 @@ extension Schema {
         public var superentity: Entity? { superentityType.map { EntityRegistry.shared.entity(forType: $0) } }
         /// The name of the entity this entity inherits from, if any.
         public var superentityName: String? { superentity?.name }
+        /// The properties this entity inherits from its superentity and the entities above it, in declaration
+        /// order; empty for an entity without a superentity. They also lead `properties`.
+        public var inheritedProperties: [any SchemaProperty] { superentity?.properties ?? [] }
+        /// The inherited properties by name.
+        public var inheritedPropertiesByName: [String: any SchemaProperty] {
+            Dictionary(uniqueKeysWithValues: inheritedProperties.map { ($0.name, $0) })
+        }
         /// The entities that inherit directly from this one, among the model types SwiftData has seen.
         public var subentities: Set<Entity> {
             Set(
