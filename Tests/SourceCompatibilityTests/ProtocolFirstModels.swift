@@ -32,6 +32,17 @@ class Lesson: IdentifiableObject {
     }
 }
 
+@available(macOS 26, iOS 26, *)
+@Model
+final class AdvancedLesson: Lesson {
+    var level: Int
+
+    init(title: String, level: Int) {
+        self.level = level
+        super.init(title: title)
+    }
+}
+
 @Suite struct ProtocolFirstModelTests {
     @Test func availableModelsAdoptingAnAppProtocolAreRootModels() throws {
         let container = try ModelContainer(
@@ -49,5 +60,29 @@ class Lesson: IdentifiableObject {
         #expect(try fresh.fetch(FetchDescriptor<Lesson>()).map(\.title) == ["Numbers"])
         let objects: [any IdentifiableObject] = [stored]
         #expect(objects.map(\.identifier) == [language.identifier])
+    }
+
+    @Test func valuesSetBeforeAndAfterInsertAreStored() throws {
+        let container = try ModelContainer(
+            for: UserLanguage.self, Lesson.self, AdvancedLesson.self,
+            configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        let language = UserLanguage(code: "fi")
+        #expect(language.code == "fi")
+        language.code = "sv"
+        context.insert(language)
+        let lesson = AdvancedLesson(title: "Verbs", level: 2)
+        #expect(lesson.title == "Verbs")
+        context.insert(lesson)
+        lesson.level = 3
+        try context.save()
+
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<UserLanguage>()).map(\.code) == ["sv"])
+        let lessons = try fresh.fetch(FetchDescriptor<Lesson>())
+        let advanced = try #require(lessons.first as? AdvancedLesson)
+        #expect(advanced.title == "Verbs")
+        #expect(advanced.level == 3)
+        #expect(try fresh.fetch(FetchDescriptor<AdvancedLesson>(predicate: #Predicate { $0.level == 3 })).count == 1)
     }
 }
