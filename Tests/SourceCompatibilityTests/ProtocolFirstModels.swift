@@ -25,6 +25,7 @@ final class UserLanguage: IdentifiableObject {
 class Lesson: IdentifiableObject {
     var identifier: UUID
     var title: String
+    var scheduled = Date(timeIntervalSinceReferenceDate: 5)
 
     init(identifier: UUID = UUID(), title: String) {
         self.identifier = identifier
@@ -36,6 +37,7 @@ class Lesson: IdentifiableObject {
 @Model
 final class AdvancedLesson: Lesson {
     var level: Int
+    var topics = [String]()
 
     init(title: String, level: Int) {
         self.level = level
@@ -73,8 +75,10 @@ final class AdvancedLesson: Lesson {
         context.insert(language)
         let lesson = AdvancedLesson(title: "Verbs", level: 2)
         #expect(lesson.title == "Verbs")
+        #expect(lesson.topics.isEmpty)
         context.insert(lesson)
         lesson.level = 3
+        lesson.topics.append("tenses")
         try context.save()
 
         let fresh = ModelContext(container)
@@ -83,6 +87,8 @@ final class AdvancedLesson: Lesson {
         let advanced = try #require(lessons.first as? AdvancedLesson)
         #expect(advanced.title == "Verbs")
         #expect(advanced.level == 3)
+        #expect(advanced.topics == ["tenses"])
+        #expect(advanced.scheduled == Date(timeIntervalSinceReferenceDate: 5))
         #expect(try fresh.fetch(FetchDescriptor<AdvancedLesson>(predicate: #Predicate { $0.level == 3 })).count == 1)
     }
 }
