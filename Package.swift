@@ -147,6 +147,12 @@ let package = Package(
             dependencies: ["SwiftData"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Snippets in the shapes real SwiftData code has (Apple's templates and samples, apps' data layers), in the
+        // language settings apps use: a signature that drifts from Apple's fails this target's build.
+        .testTarget(
+            name: "SourceCompatibilityTests",
+            dependencies: ["SwiftData"]
+        ),
         .testTarget(
             name: "SwiftDataToolTests",
             dependencies: ["SwiftDataTool", "SwiftData"],

@@ -6,10 +6,10 @@ public enum MacroDiagnostic: DiagnosticMessage, Sendable {
     case modelRequiresClass(kind: String)
     /// A persisted stored property has a type SwiftData cannot store.
     case unsupportedStoredType(property: String, type: String)
-    /// A persisted stored property has no type annotation and no literal default to infer one from.
-    case missingTypeAnnotation(property: String)
-    /// A persisted property is declared with `let`.
+    /// A persisted property is declared with `let` in a class that may have a `@Model` superclass.
     case persistedPropertyIsLet(property: String)
+    /// A persisted `let` has a default, which a model read from the store gets again instead of the stored value.
+    case constantDefaultIsNotReadBack(property: String)
     /// `@Relationship` is attached to a property whose type is plainly not a model.
     case relationshipOnNonModel(property: String, type: String)
     /// `@Transient` is attached to a stored property without a default value.
@@ -24,10 +24,11 @@ public enum MacroDiagnostic: DiagnosticMessage, Sendable {
         case .unsupportedStoredType(let property, let type):
             "property '\(property)' has type '\(type)', which SwiftData cannot persist; "
                 + "use a Codable type, a model, or mark it '@Transient'"
-        case .missingTypeAnnotation(let property):
-            "persisted property '\(property)' needs an explicit type annotation"
         case .persistedPropertyIsLet(let property):
-            "persisted property '\(property)' must be declared with 'var'"
+            "persisted property '\(property)' must be declared with 'var' in a class that may inherit from a model"
+        case .constantDefaultIsNotReadBack(let property):
+            "'let' property '\(property)' is stored when the model is inserted, but a model read from the store "
+                + "gets its default again; declare it with 'var' to read the stored value"
         case .relationshipOnNonModel(let property, let type):
             "'@Relationship' on '\(property)' requires a model type or a collection of models, not '\(type)'"
         case .transientWithoutDefault(let property):
@@ -42,8 +43,8 @@ public enum MacroDiagnostic: DiagnosticMessage, Sendable {
             switch self {
             case .modelRequiresClass: "modelRequiresClass"
             case .unsupportedStoredType: "unsupportedStoredType"
-            case .missingTypeAnnotation: "missingTypeAnnotation"
             case .persistedPropertyIsLet: "persistedPropertyIsLet"
+            case .constantDefaultIsNotReadBack: "constantDefaultIsNotReadBack"
             case .relationshipOnNonModel: "relationshipOnNonModel"
             case .transientWithoutDefault: "transientWithoutDefault"
             case .modelActorRequiresActor: "modelActorRequiresActor"
@@ -51,7 +52,12 @@ public enum MacroDiagnostic: DiagnosticMessage, Sendable {
         return MessageID(domain: "SwiftDataMacros", id: id)
     }
 
-    public var severity: DiagnosticSeverity { .error }
+    public var severity: DiagnosticSeverity {
+        switch self {
+        case .constantDefaultIsNotReadBack: .warning
+        default: .error
+        }
+    }
 }
 
 /// A fix-it message for `MacroDiagnostic`.

@@ -28,49 +28,63 @@ extension ModelMacro: MemberMacro {
             return []
         }
         let typeName = classDecl.name.trimmedText
-        let access = classDecl.isPublicOrOpen ? "public " : ""
+        let access = classDecl.generatedMemberAccess
         let persisted = persistedProperties(of: classDecl, in: context)
+        let stored = persisted.filter { !$0.isConstant }
 
         let metadataEntries = persisted.map { property in
-            "SwiftData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\\(typeName).\(property.name), "
+            "SwiftData.Schema.PropertyMetadata(name: \(literal(property.bareName)), "
+                + "keypath: \\\(typeName).\(property.name), "
                 + "defaultValue: \(property.defaultValueExpression), metadata: \(property.metadataExpression))"
         }
         let metadataBody =
             metadataEntries.isEmpty
             ? "[]" : "[\n" + metadataEntries.map { "    " + $0 }.joined(separator: ",\n") + "\n]"
-        let noTypeAssignments = persisted.map { "_\($0.name) = _SwiftDataNoType()\n" }.joined()
         // Written at the function body's indentation, since raw interpolation does not re-indent lines.
-        let mutationBranches = persisted.map { property in
+        let mutationBranches = stored.map { property in
             "if keyPath == \\\(typeName).\(property.name) as Swift.AnyKeyPath {\n"
                 + "        _$observationRegistrar.withMutation(of: self, keyPath: \\\(typeName).\(property.name), mutation)\n"
                 + "    } else "
         }.joined()
 
-        if classDecl.isModelSubclass {
+        if classDecl.isModelSubclass(missingConformances: protocols) {
             return subclassMembers(
                 typeName: typeName,
                 access: access,
                 metadataBody: metadataBody,
-                persisted: persisted,
+                persisted: stored,
                 mutationBranches: mutationBranches
             )
         }
+        // A class whose first inherited type may be a superclass keeps values assigned in its initializer pending,
+        // as a subclass does (its accessors cannot tell which it is), until `_$swiftDataFlushPending()`.
+        let keepsPendingValues = classDecl.mayInheritModel
+        let storageResets = stored.map {
+            "_\($0.bareName) = " + (keepsPendingValues ? ".none\n" : "_SwiftDataNoType()\n")
+        }.joined()
+        // A `let` without a default is read back from the backing data; one with a default keeps it.
+        let constantReads = persisted.filter { $0.isConstant && $0.variable.initialValue == nil }.map {
+            "\nself.\($0.name) = SwiftData._subclassValue(_$backingData, forKey: \\\(typeName).\($0.name))"
+        }.joined()
+        let flushes =
+            (keepsPendingValues ? pendingFlushes(typeName: typeName, persisted: stored) : "")
+            + persisted.filter(\.isConstant).map {
+                "    SwiftData._setInsertedValue(_$backingData, forKey: \\\(typeName).\($0.name), to: self.\($0.name))\n"
+            }.joined()
+        let flushMember: [DeclSyntax] =
+            classDecl.isFinal && flushes.isEmpty
+            ? [] : ["\(raw: access)func _$swiftDataFlushPending() {\n\(raw: flushes)}"]
+
         // A class that can be subclassed shares its backing data and registrar with its `@Model` subclasses, and
         // lets them extend its schema metadata.
-        let isFinal = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+        let isFinal = classDecl.isFinal
         let storageAccess = isFinal ? "private " : ""
         let typeMember = isFinal ? "static" : "class"
-        let rootAlias: [DeclSyntax] =
-            isFinal
-            ? []
-            : [
-                "typealias _SwiftDataRoot = \(raw: typeName)",
-                "\(raw: access)func _$swiftDataFlushPending() {\n}",
-            ]
+        let rootAlias: [DeclSyntax] = isFinal ? [] : ["typealias _SwiftDataRoot = \(raw: typeName)"]
         // The backing data and the registrar are read by every property access. They are set only while the model
         // is initialized and when its registrar is first made, never while another access to them is in progress,
         // so the run-time exclusivity check on each read (a thread-local lookup) is left out.
-        return rootAlias + [
+        return rootAlias + flushMember + [
             """
             @Transient @exclusivity(unchecked)
             \(raw: storageAccess)var _$backingData = SwiftData._ModelBacking<\(raw: typeName)>(\(raw: typeName).createBackingData())
@@ -97,7 +111,7 @@ extension ModelMacro: MemberMacro {
             """,
             """
             \(raw: access)required init(backingData: any SwiftData.BackingData<\(raw: typeName)>) {
-                \(raw: noTypeAssignments)_$backingData.adopt(backingData)
+                \(raw: storageResets)_$backingData.adopt(backingData)\(raw: constantReads)
             }
             """,
             """
@@ -140,14 +154,8 @@ extension ModelMacro: MemberMacro {
         persisted: [PersistedProperty],
         mutationBranches: String
     ) -> [DeclSyntax] {
-        let pendingResets = persisted.map { "_\($0.name) = .none\n" }.joined()
-        // Written at the function body's indentation, since raw interpolation does not re-indent lines.
-        let flushes = persisted.map { property in
-            "if case .pending(let value) = _\(property.name) {\n"
-                + "        _\(property.name) = .none\n"
-                + "        SwiftData._setSubclassValue(_$backingData, forKey: \\\(typeName).\(property.name), to: value)\n"
-                + "    }\n"
-        }.joined()
+        let pendingResets = persisted.map { "_\($0.bareName) = .none\n" }.joined()
+        let flushes = pendingFlushes(typeName: typeName, persisted: persisted)
         return [
             """
             \(raw: access)override class var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
@@ -159,12 +167,7 @@ extension ModelMacro: MemberMacro {
                 \(raw: pendingResets)super.init(backingData: backingData)
             }
             """,
-            """
-            \(raw: access)override func _$swiftDataFlushPending() {
-                super._$swiftDataFlushPending()
-                \(raw: flushes)
-            }
-            """,
+            "\(raw: access)override func _$swiftDataFlushPending() {\n    super._$swiftDataFlushPending()\n\(raw: flushes)}",
             """
             \(raw: access)override nonisolated func _$swiftDataWithMutation(of keyPath: Swift.AnyKeyPath, _ mutation: () -> Swift.Void) {
                 \(raw: mutationBranches){
@@ -173,6 +176,18 @@ extension ModelMacro: MemberMacro {
             }
             """,
         ]
+    }
+
+    /// The statements of `_$swiftDataFlushPending()` that move values assigned before the backing data existed
+    /// into it, written at the function body's indentation.
+    static func pendingFlushes(typeName: String, persisted: [PersistedProperty]) -> String {
+        persisted.map { property in
+            let setter = property.variable.declaredType == nil ? "_setPendingSubclassValue" : "_setSubclassValue"
+            return "    if case .pending(let value) = _\(property.bareName) {\n"
+                + "        _\(property.bareName) = .none\n"
+                + "        SwiftData.\(setter)(_$backingData, forKey: \\\(typeName).\(property.name), to: value)\n"
+                + "    }\n"
+        }.joined()
     }
 
     /// The stored properties `@Model` persists, in declaration order, with diagnostics for misuse.
@@ -241,27 +256,11 @@ extension ModelMacro: MemberAttributeMacro {
         else { return [] }
         let attribute = persistedPropertyAttribute(for: name, in: classDecl)
         if variable.isLet {
-            let fixedSpecifier = variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))
-            context.diagnose(
-                Diagnostic(
-                    node: variable.bindingSpecifier,
-                    message: MacroDiagnostic.persistedPropertyIsLet(property: name),
-                    fixIt: FixIt(
-                        message: MacroFixIt(message: "Replace 'let' with 'var'", id: "letToVar"),
-                        changes: [.replace(oldNode: Syntax(variable.bindingSpecifier), newNode: Syntax(fixedSpecifier))]
-                    )
-                )
-            )
+            diagnoseConstant(variable, named: name, in: classDecl, context: context)
             return []
         }
-        guard let type = variable.declaredType else {
-            if variable.initialValue?.isLiteral != true, let binding = variable.bindings.first {
-                context.diagnose(
-                    Diagnostic(node: binding, message: MacroDiagnostic.missingTypeAnnotation(property: name)))
-                return []
-            }
-            return [attribute]
-        }
+        // Without an annotation the compiler infers the type from the default, as it does for any stored property.
+        guard let type = variable.declaredType else { return [attribute] }
         if type.unsupportedPersistenceReason {
             context.diagnose(
                 Diagnostic(
@@ -281,11 +280,46 @@ extension ModelMacro: MemberAttributeMacro {
         return [attribute]
     }
 
+    /// Diagnoses a persisted `let`. A `let` is stored in the instance and needs no accessors: SwiftData writes it
+    /// into the backing data when the model is inserted and reads it back in `init(backingData:)`. A `let` with a
+    /// default cannot be read back (Swift assigns it the default in every initializer), so it gets a warning; in a
+    /// class that may have a `@Model` superclass, whose backing data a `let` cannot reach before `super.init`, it
+    /// is an error.
+    private static func diagnoseConstant(
+        _ variable: VariableDeclSyntax,
+        named name: String,
+        in classDecl: ClassDeclSyntax,
+        context: some MacroExpansionContext
+    ) {
+        let fixedSpecifier = variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))
+        let fixIt = FixIt(
+            message: MacroFixIt(message: "Replace 'let' with 'var'", id: "letToVar"),
+            changes: [.replace(oldNode: Syntax(variable.bindingSpecifier), newNode: Syntax(fixedSpecifier))]
+        )
+        if classDecl.mayInheritModel {
+            context.diagnose(
+                Diagnostic(
+                    node: variable.bindingSpecifier,
+                    message: MacroDiagnostic.persistedPropertyIsLet(property: name),
+                    fixIt: fixIt
+                )
+            )
+        } else if variable.initialValue != nil {
+            context.diagnose(
+                Diagnostic(
+                    node: variable.bindingSpecifier,
+                    message: MacroDiagnostic.constantDefaultIsNotReadBack(property: name),
+                    fixIt: fixIt
+                )
+            )
+        }
+    }
+
     /// `@_PersistedProperty`, with the property's slot for a class without a `@Model` superclass: its position
     /// among the persisted properties, the order the schema metadata lists them in. A subclass's properties come
     /// after its superclass's, at positions the subclass cannot see.
     private static func persistedPropertyAttribute(for name: String, in classDecl: ClassDeclSyntax) -> AttributeSyntax {
-        guard !classDecl.isModelSubclass,
+        guard !classDecl.mayInheritModel,
             let slot = persistedVariables(of: classDecl).firstIndex(where: { $0.singleIdentifier == name })
         else { return "@_PersistedProperty" }
         return "@_PersistedProperty(slot: \(raw: slot))"
@@ -302,7 +336,9 @@ extension ModelMacro: ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard let classDecl = declaration.as(ClassDeclSyntax.self), !classDecl.isModelSubclass else { return [] }
+        guard let classDecl = declaration.as(ClassDeclSyntax.self),
+            !classDecl.isModelSubclass(missingConformances: protocols)
+        else { return [] }
         let typeName = type.trimmedDescription
         let message =
             "PersistentModels are not Sendable, consider utilizing a ModelActor or use \(classDecl.name.trimmedText)'s "
@@ -319,72 +355,4 @@ extension ModelMacro: ExtensionMacro {
             ),
         ]
     }
-}
-
-// MARK: - Internal
-
-/// One stored property that `@Model` persists.
-struct PersistedProperty {
-    let variable: VariableDeclSyntax
-    let name: String
-
-    /// The `defaultValue:` argument of the property's metadata: the declared initial value, typed by its annotation.
-    var defaultValueExpression: String {
-        guard let value = variable.initialValue?.trimmedDescription else { return "nil" }
-        guard let type = variable.declaredType?.trimmedDescription else { return value }
-        return "(\(value)) as \(type)"
-    }
-
-    /// The `metadata:` argument: an `Attribute` or `Relationship` built from the property's macro arguments.
-    var metadataExpression: String {
-        for (macro, schemaType) in [("Attribute", "Attribute"), ("Relationship", "Relationship")] {
-            guard let attribute = variable.attribute(named: macro) else { continue }
-            let arguments = attribute.arguments?.trimmedDescription ?? ""
-            // `inverse: nil` means "no inverse", which the initializer cannot tell from an omitted argument.
-            let isUnidirectional =
-                attribute.arguments?.as(LabeledExprListSyntax.self)?.contains {
-                    $0.label?.text == "inverse" && $0.expression.is(NilLiteralExprSyntax.self)
-                } ?? false
-            return "SwiftData.Schema.\(schemaType)(\(arguments))" + (isUnidirectional ? "._unidirectional()" : "")
-        }
-        return "nil"
-    }
-}
-
-/// Protocols a model class commonly lists first; any other first inherited type of an `@available` class is taken
-/// to be a `@Model` superclass.
-let knownProtocolNames: Set<String> = [
-    "Codable", "Decodable", "Encodable", "Identifiable", "Hashable", "Equatable", "Comparable", "Sendable",
-    "CustomStringConvertible", "CustomDebugStringConvertible", "Observable", "ObservableObject", "PersistentModel",
-    "SwiftData.PersistentModel", "AnyObject", "Error",
-]
-
-extension ClassDeclSyntax {
-    /// True for a `@Model` subclass of a `@Model` class. Like Apple's, such subclasses carry an `@available`
-    /// attribute (iOS 26 and later there); that, and a first inherited type that is not a well-known protocol,
-    /// tell them apart from model classes that only adopt protocols.
-    var isModelSubclass: Bool {
-        guard
-            attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "available" }
-            ),
-            let first = inheritanceClause?.inheritedTypes.first?.type.trimmedDescription
-        else { return false }
-        return !knownProtocolNames.contains(first)
-    }
-
-    var isPublicOrOpen: Bool {
-        modifiers.contains { $0.name.tokenKind == .keyword(.public) || $0.name.tokenKind == .keyword(.open) }
-    }
-}
-
-extension ExprSyntax {
-    /// True for literals whose type the compiler infers without context (`0`, `"a"`, `true`, `1.5`).
-    var isLiteral: Bool {
-        self.is(IntegerLiteralExprSyntax.self) || self.is(StringLiteralExprSyntax.self)
-            || self.is(BooleanLiteralExprSyntax.self) || self.is(FloatLiteralExprSyntax.self)
-    }
-}
-
-extension TokenSyntax {
-    var trimmedText: String { trimmedDescription }
 }

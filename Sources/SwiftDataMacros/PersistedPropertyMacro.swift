@@ -20,18 +20,20 @@ extension PersistedPropertyMacro: AccessorMacro {
         guard let variable = declaration.as(VariableDeclSyntax.self), let name = variable.singleIdentifier else {
             return []
         }
+        let bareName = name.withoutBackticks
         // In a `@Model` subclass, the backing data belongs to the superclass and does not exist yet while the
         // subclass's initializer assigns its own properties (before `super.init`). Those values wait in the peer
-        // `_name` until `_$swiftDataFlushPending()` moves them into the backing data.
+        // `_name` until `_$swiftDataFlushPending()` moves them into the backing data. A class whose first inherited
+        // type may be a superclass does the same whichever it is, since these accessors cannot tell.
         if let subclass = context.enclosingClass,
-            subclass.isModelSubclass
+            subclass.mayInheritModel
         {
             let keyPath = "\\\(subclass.name.trimmedDescription).\(name)"
             return [
                 """
-                @storageRestrictions(initializes: _\(raw: name))
+                @storageRestrictions(initializes: _\(raw: bareName))
                 init(initialValue) {
-                    _\(raw: name) = .pending(initialValue)
+                    _\(raw: bareName) = .pending(initialValue)
                 }
                 """,
                 """
@@ -97,7 +99,7 @@ extension PersistedPropertyMacro {
     }
 
     /// The name of the static copy of a property's key path.
-    static func keyPathPeerName(of name: String) -> String { "_$swiftDataKeyPath_\(name)" }
+    static func keyPathPeerName(of name: String) -> String { "_$swiftDataKeyPath_\(name.withoutBackticks)" }
 
     /// The name of the class that keeps static copies of its properties' key paths: the property's class, unless
     /// it or a type around it is generic (or an extension, which may be of a generic type), since generic types
@@ -119,10 +121,10 @@ extension PersistedPropertyMacro {
     {
         [
             """
-            @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
+            @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name.withoutBackticks))
             init(initialValue) {
                 \(raw: initial)
-                _\(raw: name) = _SwiftDataNoType()
+                _\(raw: name.withoutBackticks) = _SwiftDataNoType()
             }
             """,
             """
@@ -155,20 +157,21 @@ extension PersistedPropertyMacro: PeerMacro {
         guard let variable = declaration.as(VariableDeclSyntax.self), let name = variable.singleIdentifier else {
             return []
         }
-        if let subclass = context.enclosingClass,
-            subclass.isModelSubclass, let type = variable.declaredType
-        {
+        let bareName = name.withoutBackticks
+        if let subclass = context.enclosingClass, subclass.mayInheritModel {
+            // Without an annotation the pending value is kept as `Any`; the flush casts it back.
+            let type = variable.declaredType?.trimmedDescription ?? "Any"
             return [
                 """
                 @Transient
-                private var _\(raw: name): SwiftData._PendingValue<\(raw: type.trimmedDescription)>
+                private var _\(raw: bareName): SwiftData._PendingValue<\(raw: type)>
                 """
             ]
         }
         var peers: [DeclSyntax] = [
             """
             @Transient
-            private var _\(raw: name): _SwiftDataNoType
+            private var _\(raw: bareName): _SwiftDataNoType
             """
         ]
         // Every access passes the property's key path to Observation and to the backing data. A key path literal

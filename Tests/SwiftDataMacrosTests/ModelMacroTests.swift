@@ -197,7 +197,8 @@ import Testing
                         super.init(name: "", days: 1)
                     }
                 }
-                """
+                """,
+            missingConformances: []
         )
         #expect(!subclass.contains("slot:"))
         #expect(subclass.contains("SwiftData._subclassValue(_$backingData"))
@@ -245,18 +246,6 @@ import Testing
             }
             """,
             diagnostics: ["hits: Int: '@Transient' property 'hits' must have a default value"]
-        )
-    }
-
-    @Test func rejectsLetPersistedProperties() {
-        assertExpansion(
-            """
-            @Model
-            final class Fixed {
-                let id: Int
-            }
-            """,
-            diagnostics: ["let: persisted property 'id' must be declared with 'var'"]
         )
     }
 }

@@ -28,13 +28,20 @@ public final class ModelContainer: Sendable {
 
     /// Creates a container for a schema with configurations.
     ///
-    /// The container's schema also includes the models of the configurations' schemas.
+    /// The container's schema also includes the models of the configurations' schemas. This is the call Xcode's
+    /// app template makes:
+    ///
+    /// ```swift
+    /// let schema = Schema([Item.self])
+    /// let modelConfiguration = ModelConfiguration(schema: schema, isStoredInMemoryOnly: false)
+    /// let container = try ModelContainer(for: schema, configurations: [modelConfiguration])
+    /// ```
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be opened or created, or when a
     ///   relationship's inverse is ambiguous, with a message that says why.
     public init(
         for givenSchema: Schema,
-        migrationPlan: (any SchemaMigrationPlan.Type)?,
+        migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: [ModelConfiguration]
     ) throws {
         let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations

@@ -381,3 +381,11 @@ private struct MainActorContext: @unchecked Sendable {
     // @unchecked: only ever the container's mainContext, which is used on the main actor only.
     let context: ModelContext
 }
+
+extension ModelContext: CustomDebugStringConvertible {
+    /// A summary of the context for logs: its pending inserts, changes and deletions, and whether it autosaves.
+    public var debugDescription: String {
+        "ModelContext(inserted: \(inserted.models.count), changed: \(changed.models.count), "
+            + "deleted: \(deleted.models.count), autosaveEnabled: \(autosaveEnabled))"
+    }
+}

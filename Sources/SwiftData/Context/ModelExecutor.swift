@@ -1,7 +1,9 @@
 internal import Dispatch
 
 /// An object that runs the work of a model actor, and owns the actor's model context.
-public protocol ModelExecutor: AnyObject, Sendable {
+///
+/// As on Apple platforms, a model executor is an `Executor`: it runs the jobs enqueued on it.
+public protocol ModelExecutor: Executor {
     /// The context the actor's work uses.
     var modelContext: ModelContext { get }
 }

@@ -27,15 +27,21 @@ indirect enum ValueCodec: @unchecked Sendable {
     case composite(CompositeCodec)
     case transformed(TransformerBox)
 
-    /// The codec for a type, or nil when SwiftData cannot store it.
-    static func make(for type: any Any.Type) -> ValueCodec? {
+    /// The codec for a type, or nil when SwiftData cannot store it. With `storingEncodedForm` (the `.codable`
+    /// option), a `Codable` type that is neither a column type nor a raw-value enum is stored as JSON instead of
+    /// one column per field.
+    static func make(for type: any Any.Type, storingEncodedForm: Bool = false) -> ValueCodec? {
         if let optional = type as? any OptionalValue.Type {
-            guard let wrapped = make(for: optional.wrappedType) else { return nil }
+            guard let wrapped = make(for: optional.wrappedType, storingEncodedForm: storingEncodedForm) else {
+                return nil
+            }
             return .optional(wrapped, wrapping: optional.wrapping, none: optional.noneValue)
         }
         if let primitive = primitive(for: type) { return primitive }
         if let raw = type as? any RawRepresentable.Type, let codec = rawRepresentable(raw) { return codec }
-        if let codable = type as? any Codable.Type { return composite(codable) ?? json(codable) }
+        if let codable = type as? any Codable.Type {
+            return storingEncodedForm ? json(codable) : composite(codable) ?? json(codable)
+        }
         return nil
     }
 

@@ -33,6 +33,33 @@ public func _setSubclassValue<Model, Root, Value>(
     }
 }
 
+/// Sets a property whose value waited, as `Any`, for the backing data: a property declared without a type
+/// annotation, in a class whose `@Model` superclass, if any, creates the backing data.
+public func _setPendingSubclassValue<Model, Root, Value>(
+    _ backing: _ModelBacking<Model>,
+    forKey key: KeyPath<Root, Value>,
+    to newValue: Any
+) {
+    // The pending value was stored from this property's own initial value, so it always has the property's type.
+    guard let value = newValue as? Value else {
+        preconditionFailure("The pending value of \(key) is a \(type(of: newValue)), not a \(Value.self)")
+    }
+    _setSubclassValue(backing, forKey: key, to: value)
+}
+
+/// Writes a `let` property's value into the backing data when the model is inserted: only while its slot has no
+/// value, so a model read from the store keeps the stored one.
+public func _setInsertedValue<Model, Root, Value>(
+    _ backing: _ModelBacking<Model>,
+    forKey key: KeyPath<Root, Value>,
+    to newValue: Value
+) {
+    let storage = ModelStorage.of(backing)
+    let index = storage.index(ofSubclassKeyPath: key, root: Root.self)
+    guard index < storage.values.count, storage.values.holds(ModelStorage.Unset.self, at: index) else { return }
+    _setSubclassValue(backing, forKey: key, to: newValue)
+}
+
 extension ModelStorage {
     /// The slot of a subclass property, first switching this storage to the subclass's entity when it still has
     /// its root model's (a new subclass instance, whose backing data its root class created).

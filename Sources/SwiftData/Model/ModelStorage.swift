@@ -89,11 +89,16 @@ class ModelStorage {
     /// The model class this backing data is typed by: the root of the model's class hierarchy.
     var backingModelType: ObjectIdentifier { preconditionFailure("ModelStorage is used through DefaultBackingData") }
 
-    /// Takes the slots of a fetched row, and their ownership, once the model's initializer has run.
-    final func becomeFetched(_ slots: ModelSlots) {
-        isAwaitingRow = false
+    /// Takes the slots of a fetched row, and their ownership, before the model's initializer runs: its `let`
+    /// properties read their values from them. The initializer's writes are still skipped until `becomeFetched()`.
+    final func takeRow(_ slots: ModelSlots) {
         values.release()
         values = slots
+    }
+
+    /// Marks the backing data as holding a stored row, once the model's initializer has run.
+    final func becomeFetched() {
+        isAwaitingRow = false
         isSaved = true
     }
 

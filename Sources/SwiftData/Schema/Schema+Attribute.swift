@@ -7,6 +7,7 @@ extension Schema {
         public struct Option: Hashable, Sendable, CustomStringConvertible {
             enum Kind: Hashable, Sendable {
                 case unique, externalStorage, spotlight, allowsCloudEncryption, preserveValueOnDeletion, ephemeral
+                case codable
                 case transformableType(ObjectIdentifier, String)
                 case transformableName(String)
             }
@@ -49,6 +50,12 @@ extension Schema {
             public static var preserveValueOnDeletion: Option { Option(kind: .preserveValueOnDeletion) }
             /// Tracks changes to this property but doesn't persist them.
             public static var ephemeral: Option { Option(kind: .ephemeral) }
+            /// Uses the property's codable representation to store the property.
+            ///
+            /// A structure or other `Codable` value is stored as its JSON encoding in one column instead of one
+            /// column per field; predicates over its fields then run in memory. Values SQLite stores natively
+            /// (strings, numbers, dates, data, URLs, UUIDs, decimals) and raw-value enums keep their columns.
+            public static var codable: Option { Option(kind: .codable) }
             /// Transforms the property's value between an in-memory form and a persisted form with a transformer
             /// type.
             public static func transformable(by transformerType: ValueTransformer.Type) -> Option {
@@ -71,6 +78,7 @@ extension Schema {
                 case .allowsCloudEncryption: "allowsCloudEncryption"
                 case .preserveValueOnDeletion: "preserveValueOnDeletion"
                 case .ephemeral: "ephemeral"
+                case .codable: "codable"
                 case .transformableType(_, let name): "transformable(by: \(name))"
                 case .transformableName(let name): "transformable(by: \"\(name)\")"
                 }
@@ -127,6 +135,8 @@ extension Schema {
         public var isOptional: Bool { valueType is any OptionalValue.Type }
         /// True for `.unique` attributes.
         public var isUnique: Bool { options.contains(.unique) }
+        /// True when the attribute is stored as its codable representation (the `.codable` option).
+        public var isCodable: Bool { options.contains(.codable) }
         /// True for attributes stored through a value transformer.
         public var isTransformable: Bool {
             options.contains {

@@ -76,7 +76,7 @@ extension Schema.Entity {
                         codec = transformed
                     }
                 } else {
-                    codec = ValueCodec.make(for: valueType)
+                    codec = ValueCodec.make(for: valueType, storingEncodedForm: declared.isCodable)
                 }
                 self.schemaProperty = declared.completed(
                     name: metadata.name,

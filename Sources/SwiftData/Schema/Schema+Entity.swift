@@ -35,6 +35,13 @@ extension Schema {
         public var superentity: Entity? { superentityType.map { EntityRegistry.shared.entity(forType: $0) } }
         /// The name of the entity this entity inherits from, if any.
         public var superentityName: String? { superentity?.name }
+        /// The properties this entity inherits from its superentity and the entities above it, in declaration
+        /// order; empty for an entity without a superentity. They also lead `properties`.
+        public var inheritedProperties: [any SchemaProperty] { superentity?.properties ?? [] }
+        /// The inherited properties by name.
+        public var inheritedPropertiesByName: [String: any SchemaProperty] {
+            Dictionary(uniqueKeysWithValues: inheritedProperties.map { ($0.name, $0) })
+        }
         /// The entities that inherit directly from this one, among the model types SwiftData has seen.
         public var subentities: Set<Entity> {
             Set(
@@ -116,13 +123,14 @@ extension Schema {
             // its metadata on every call.
             let backingDataType = DefaultBackingData<Root>.self
             return { entity, identifier, slots in
-                // The backing data ignores the declared default values the initializer stores through it; the
-                // row's values fill it once the initializer returns.
+                // The backing data holds the row's values while the initializer runs, and ignores the declared
+                // default values the initializer stores through it.
                 let storage = backingDataType.init(entity: entity, identifier: identifier)
+                storage.takeRow(slots)
                 // The class of most rows is the root itself, told without a dynamic cast.
                 let concrete = entity.modelType == Root.self ? Root.self : entity.modelType as? Root.Type ?? Root.self
                 let model = BackingDataHandoff.offering(storage) { concrete.init(backingData: storage) }
-                storage.becomeFetched(slots)
+                storage.becomeFetched()
                 storage.bind(model)
                 return (model, storage)
             }

@@ -33,6 +33,14 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
         self.init(types, version: version)
     }
 
+    /// Creates a schema from entities, such as those of another schema.
+    ///
+    /// Entities describe model types here (there is no entity without its class on Linux), so the schema is the
+    /// one of their model types: every type reachable through their relationships is included too.
+    public convenience init(_ entities: Entity..., version: Version = Version(1, 0, 0)) {
+        self.init(entities.map(\.modelType), version: version)
+    }
+
     /// Creates an empty schema.
     public convenience init() {
         self.init([], version: Version(1, 0, 0))

@@ -15,18 +15,19 @@ public protocol SchemaMigrationPlan: SendableMetatype {
 }
 
 /// One step of a migration plan.
-public enum MigrationStage: @unchecked Sendable {
-    // @unchecked: stages are built from metatypes and closures that the plan declares statically.
+public enum MigrationStage: Sendable {
     /// A migration SwiftData infers from the differences between two versions.
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
     /// A migration with code that runs before and after the schema changes.
     ///
     /// `willMigrate` sees a context over the old version's models; `didMigrate` one over the new version's, in
-    /// which new required properties have no value until it sets one. Either may be omitted.
+    /// which new required properties have no value until it sets one. The closures are `@Sendable`, as Apple
+    /// declares them. Either may be omitted, an extension: Apple's cases have no default values.
+    @preconcurrency
     case custom(
         fromVersion: any VersionedSchema.Type,
         toVersion: any VersionedSchema.Type,
-        willMigrate: ((ModelContext) throws -> Void)? = nil,
-        didMigrate: ((ModelContext) throws -> Void)? = nil
+        willMigrate: (@Sendable (ModelContext) throws -> Void)? = nil,
+        didMigrate: (@Sendable (ModelContext) throws -> Void)? = nil
     )
 }

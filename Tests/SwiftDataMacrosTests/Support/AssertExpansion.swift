@@ -23,15 +23,27 @@ var testedMacros: [String: any Macro.Type] {
     ]
 }
 
-/// The macros in `source` expanded, and the context that collected their diagnostics.
-func expansion(of source: String) -> (expanded: Syntax, context: BasicMacroExpansionContext) {
+/// The conformances `@Model` declares, which the compiler passes to it when the class has none of them yet.
+let modelConformances = ["Observable", "PersistentModel", "Sendable"]
+
+/// The macros in `source` expanded, and the context that collected their diagnostics. `missingConformances` are
+/// the protocols the compiler would report the `@Model` class as not conforming to yet: none for a subclass of a
+/// `@Model` class.
+func expansion(
+    of source: String,
+    missingConformances: [String] = modelConformances
+) -> (expanded: Syntax, context: BasicMacroExpansionContext) {
     let file = Parser.parse(source: source)
     let folded = OperatorTable.standardOperators.foldAll(file) { _ in }.as(SourceFileSyntax.self)!
     let context = BasicMacroExpansionContext(sourceFiles: [
         folded: .init(moduleName: "TestModule", fullFilePath: "test.swift")
     ])
+    var specs = testedMacros.mapValues { MacroSpec(type: $0) }
+    specs["Model"] = MacroSpec(
+        type: ModelMacro.self,
+        conformances: missingConformances.map { TypeSyntax(IdentifierTypeSyntax(name: .identifier($0))) })
     let expanded = folded.expand(
-        macros: testedMacros,
+        macroSpecs: specs,
         contextGenerator: { syntax in
             BasicMacroExpansionContext(sharingWith: context, lexicalContext: syntax.allMacroLexicalContexts())
         },
@@ -41,8 +53,8 @@ func expansion(of source: String) -> (expanded: Syntax, context: BasicMacroExpan
 }
 
 /// The text of `source` with its macros expanded.
-func expandedText(of source: String) -> String {
-    expansion(of: source).expanded.description
+func expandedText(of source: String, missingConformances: [String] = modelConformances) -> String {
+    expansion(of: source, missingConformances: missingConformances).expanded.description
 }
 
 /// Expands the macros in `source` and checks the expansion against a golden text and the diagnostics against
@@ -52,9 +64,10 @@ func assertExpansion(
     _ source: String,
     expands expected: String? = nil,
     diagnostics expectedDiagnostics: [String] = [],
+    missingConformances: [String] = modelConformances,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
-    let (expanded, context) = expansion(of: source)
+    let (expanded, context) = expansion(of: source, missingConformances: missingConformances)
     let parseDiagnostics = ParseDiagnosticsGenerator.diagnostics(for: expanded)
     #expect(parseDiagnostics.isEmpty, "expansion does not parse: \(parseDiagnostics)", sourceLocation: sourceLocation)
 
