@@ -8,16 +8,22 @@ extension ModelContext {
     /// deleted and dropped from the context. A model with unsaved changes keeps them: the slots it changed win
     /// when it is saved, the others take the saved values then.
     func applyExternalChanges() {
-        let saves = inbox.drain()
-        guard !saves.isEmpty else { return }
-        var updated: Set<PersistentIdentifier> = []
-        var deleted: Set<PersistentIdentifier> = []
-        for save in saves {
-            updated.formUnion(save.updatedIdentifiers)
-            updated.subtract(save.deletedIdentifiers)
-            deleted.formUnion(save.deletedIdentifiers)
+        let pending = inbox.drain()
+        guard !pending.isEmpty else { return }
+        guard !pending.refreshesEverything else {
+            // More saves arrived than the inbox keeps one by one: re-read every registered model, and those whose
+            // rows are gone were deleted.
+            let vanished = refreshRegisteredModels(registered.allStorages.map(\.identifier))
+            markDeletedElsewhere(vanished)
+            return
         }
-        for identifier in deleted {
+        markDeletedElsewhere(pending.deleted)
+        refreshRegisteredModels(Array(pending.updated))
+    }
+
+    /// Drops registered models without unsaved changes whose rows another context deleted.
+    private func markDeletedElsewhere(_ identifiers: some Sequence<PersistentIdentifier>) {
+        for identifier in identifiers {
             guard let model = registered[identifier]?.model else { continue }
             let storage = model.storage
             guard !storage.hasChanges else { continue }
@@ -26,11 +32,12 @@ extension ModelContext {
             storage.isDeleted = true
             storage.context = nil
         }
-        refreshRegisteredModels(Array(updated))
     }
 
-    /// Re-reads registered, unchanged models with the given identifiers, one query per entity.
-    private func refreshRegisteredModels(_ identifiers: [PersistentIdentifier]) {
+    /// Re-reads registered, unchanged models with the given identifiers, one query per entity, and returns the
+    /// identifiers of those whose rows a successful read did not find.
+    @discardableResult
+    private func refreshRegisteredModels(_ identifiers: [PersistentIdentifier]) -> [PersistentIdentifier] {
         var byEntity: [String: [Int64]] = [:]
         for identifier in identifiers {
             guard let model = registered[identifier]?.model, !model.storage.hasChanges,
@@ -38,6 +45,7 @@ extension ModelContext {
             else { continue }
             byEntity[identifier.entityName, default: []].append(key)
         }
+        var vanished: [PersistentIdentifier] = []
         for (entityName, keys) in byEntity {
             guard let entity = container.schema.entitiesByName[entityName],
                 let store = try? container.store(for: entity)
@@ -50,7 +58,12 @@ extension ModelContext {
                 guard let model = try? materialize(row, entity: entity, store: store, layout: layout) else { continue }
                 model.storage.resetRelationshipsToStored(from: row, layout: layout, context: self)
             }
+            let found = Set(rows.map(\.primaryKey))
+            vanished += keys.filter { !found.contains($0) }.map {
+                store.identifier(entityName: entityName, primaryKey: $0)
+            }
         }
+        return vanished
     }
 }
 

@@ -289,7 +289,10 @@ final class SQLiteStore: Sendable {
 
     /// Deletes every row of every entity and join table, in one transaction.
     func deleteAllRows() throws {
-        guard configuration.allowsSave else { return }
+        guard configuration.allowsSave else {
+            throw SwiftDataError(
+                .loadIssueModelContainer, "the store \(configuration.name) was opened with allowsSave: false")
+        }
         try pool.write { connection in
             try connection.inTransaction {
                 for entity in entities {
