@@ -39,6 +39,12 @@ extension Schema {
             /// value matches a stored one updates that stored model instead (an upsert).
             public static var unique: Option { Option(kind: .unique) }
             /// Stores the property's value as binary data adjacent to the model storage.
+            ///
+            /// A `Data` value of 128 KiB or more lives in a file of its own in `.<store name>_SUPPORT/_EXTERNAL_DATA/`
+            /// beside the store file; smaller values stay in the row. Several processes may use one store, and a
+            /// crash may happen at any point: no committed row ever loses its file. A save writes and syncs its files
+            /// before it commits; the files it replaces are removed after it commits, once no read that found them
+            /// is still reading them; files left by a crash are removed when the store next opens.
             public static var externalStorage: Option { Option(kind: .externalStorage) }
             /// Indexes the property's value for search. On Linux the index is a SQLite full-text index.
             public static var spotlight: Option { Option(kind: .spotlight) }

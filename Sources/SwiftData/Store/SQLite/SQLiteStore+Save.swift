@@ -24,10 +24,14 @@ extension SQLiteStore {
                 .modelValidationFailure, "the store \(configuration.name) was opened with allowsSave: false")
         }
         return try pool.write { connection in
+            // Inside a migration's transaction, this save commits only with it: the files it replaces stay until
+            // the store opens next and removes those no row refers to.
+            let commits = !connection.isInTransaction
             var writer = SQLiteSaveWriter(store: self, connection: connection)
             do {
                 try connection.inTransaction {
                     try writer.write(changes)
+                    if !writer.files.written.isEmpty { try external?.synchronize() }
                 }
             } catch let error as SQLiteError {
                 external?.remove(writer.files.written)
@@ -41,7 +45,7 @@ extension SQLiteStore {
                 external?.remove(writer.files.written)
                 throw error
             }
-            external?.remove(writer.files.obsolete)
+            if commits { external?.remove(writer.files.obsolete) }
             return writer.insertedKeys
         }
     }
