@@ -233,9 +233,8 @@
 
     /// Tells whether code runs on the main actor, without stopping the program when it does not.
     private enum MainQueue {
-        // nonisolated(unsafe): set once, by the initializer, and only read after; `DispatchSpecificKey` is a plain
-        // token that is never mutated.
-        nonisolated(unsafe) private static let marker: DispatchSpecificKey<Bool> = {
+        /// The key the main queue holds a value under, set once, when it is first needed.
+        private static let marker: DispatchSpecificKey<Bool> = {
             let key = DispatchSpecificKey<Bool>()
             DispatchQueue.main.setSpecific(key: key, value: true)
             return key
