@@ -53,6 +53,19 @@ import Testing
         #expect(counter.value == 0)
     }
 
+    /// Foundation raises when `undo()` meets a group nested in another; so does this one, by stopping the program.
+    @Test func undoWithANestedGroupOpenStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let undoManager = UndoManager()
+            final class Target {}
+            let target = Target()
+            undoManager.beginUndoGrouping()
+            undoManager.beginUndoGrouping()
+            undoManager.registerUndo(withTarget: target) { _ in }
+            undoManager.undo()
+        }
+    }
+
     @MainActor
     @Test func theEndOfAMainActorTurnClosesTheAutomaticGroup() async throws {
         let context = ModelContext(try makeInMemoryContainer(Trip.self))
