@@ -114,7 +114,8 @@ final class SQLiteStore: Sendable {
     /// hold it: a file of another process's save that has not committed yet cannot be taken for an orphan. It
     /// holds the files lock too, so that no read is between reading a row and its file.
     private func removeOrphanedExternalFiles() throws {
-        guard let external, entities.contains(where: \.usesExternalStorage) else { return }
+        // Without the directory there is nothing to remove, and no need to wait for the write lock.
+        guard let external, FileManager.default.fileExists(atPath: external.directory.path) else { return }
         try pool.write { connection in
             try connection.inTransaction {
                 let referenced = try referencedExternalFiles(connection)
