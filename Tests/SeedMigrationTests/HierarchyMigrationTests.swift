@@ -58,3 +58,53 @@ enum TravelPlan: SchemaMigrationPlan {
         #expect(try reopened.fetchCount(FetchDescriptor<TravelV2.Trip>()) == 2)
     }
 }
+
+enum TravelV3: VersionedSchema {
+    static var versionIdentifier: Schema.Version { .init(3, 0, 0) }
+    static var models: [any PersistentModel.Type] { [Trip.self, BusinessTrip.self] }
+
+    @Model class Trip {
+        var destination: String
+        var code: String
+        init(destination: String, code: String) {
+            self.destination = destination
+            self.code = code
+        }
+    }
+
+    @available(iOS 26, *)
+    @Model class BusinessTrip: Trip {
+        var company: String?
+        init(destination: String, code: String, company: String) {
+            self.company = company
+            super.init(destination: destination, code: code)
+        }
+    }
+}
+
+/// A custom stage into a hierarchy whose `didMigrate` forgets to fill a new required attribute.
+enum TravelPlanThatForgets: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [TravelV1.self, TravelV3.self] }
+    static var stages: [MigrationStage] {
+        [.custom(fromVersion: TravelV1.self, toVersion: TravelV3.self, willMigrate: nil, didMigrate: { _ in })]
+    }
+}
+
+@Suite struct HierarchyCustomStageTests {
+    /// The check after `didMigrate` walks the hierarchy's table, type column included, and names what is missing.
+    @Test func aCustomStageIntoAHierarchyThatLeavesAValueMissingNamesIt() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let context = ModelContext(try open(TravelV1.self, at: directory.store))
+            context.insert(TravelV1.Trip(destination: "Oslo"))
+            try context.save()
+        }
+        let error = #expect(throws: SwiftDataError.self) {
+            try open(TravelV3.self, at: directory.store, plan: TravelPlanThatForgets.self)
+        }
+        #expect(error == .loadIssueModelContainer)
+        #expect(error?.description.contains("Trip.code without a value in 1 row(s)") == true)
+        let context = ModelContext(try open(TravelV1.self, at: directory.store))
+        #expect(try context.fetch(FetchDescriptor<TravelV1.Trip>()).map(\.destination) == ["Oslo"])
+    }
+}

@@ -1,9 +1,11 @@
 /// A description of one store of a container: where it lives, which models it holds and how it may be used.
 ///
-/// On Linux a configuration without a URL stores its file at
-/// `$XDG_DATA_HOME/<name>.store` (or `~/.local/share/<name>.store` when `XDG_DATA_HOME` is unset), and a
-/// `groupContainer: .identifier(id)` puts it in `$XDG_DATA_HOME/SwiftDataGroups/<id>/` so that several programs of
-/// one user can share it. The default name is `default`.
+/// On Linux a configuration without a URL stores its file in a directory of the program's own, named after its
+/// executable, as each app has its own container on Apple platforms: `$XDG_DATA_HOME/<executable>/<name>.store`
+/// (`~/.local/share` when `XDG_DATA_HOME` is unset). So `ModelConfiguration()` in a program called `notes` uses
+/// `~/.local/share/notes/default.store`, and two programs never open each other's default store. A
+/// `groupContainer: .identifier(id)` puts the file in `$XDG_DATA_HOME/SwiftDataGroups/<id>/` instead, so that several
+/// programs of one user can share it. The default name is `default`.
 public struct ModelConfiguration: Hashable, Identifiable, CustomDebugStringConvertible, Sendable {
     /// Where a configuration's store file lives when it is shared between programs.
     public struct GroupContainer: Hashable, Sendable {
@@ -85,6 +87,8 @@ public struct ModelConfiguration: Hashable, Identifiable, CustomDebugStringConve
         var directory = Self.dataDirectory
         if let group = groupContainer.identifier {
             directory = directory.appendingPathComponent("SwiftDataGroups").appendingPathComponent(group)
+        } else {
+            directory = directory.appendingPathComponent(Self.programDirectoryName, isDirectory: true)
         }
         self.url = directory.appendingPathComponent("\(name).store")
     }
@@ -132,6 +136,12 @@ public struct ModelConfiguration: Hashable, Identifiable, CustomDebugStringConve
 
     /// Hashes the identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+    /// The name of the program's own directory under `dataDirectory`: its executable's file name.
+    static var programDirectoryName: String {
+        let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "").lastPathComponent
+        return name.isEmpty || name == "/" ? "SwiftData" : name
+    }
 
     /// `$XDG_DATA_HOME`, or `~/.local/share`.
     static var dataDirectory: URL {

@@ -132,14 +132,23 @@ public final class ModelContainer: Sendable {
     // MARK: - Deleting Data
 
     /// Deletes every model from every store of the container, permanently.
+    ///
+    /// Stores opened with `allowsSave: false` are left as they are; `erase()` throws for them instead.
     public func deleteAllData() {
         for store in stores { try? store.deleteAllRows() }
     }
 
     /// Deletes every model from every store of the container.
     ///
-    /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be written.
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be written, such as one opened with
+    ///   `allowsSave: false`; a container with such a store erases none.
     public func erase() throws {
+        if let readOnly = stores.first(where: { !$0.configuration.allowsSave }) {
+            throw SwiftDataError(
+                .loadIssueModelContainer,
+                "the store \(readOnly.configuration.name) was opened with allowsSave: false and cannot be erased"
+            )
+        }
         for store in stores { try store.deleteAllRows() }
     }
 

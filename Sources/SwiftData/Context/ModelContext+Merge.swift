@@ -8,21 +8,29 @@ extension ModelContext {
     /// deleted and dropped from the context. A model with unsaved changes keeps them: the slots it changed win
     /// when it is saved, the others take the saved values then.
     func applyExternalChanges() {
-        let saves = inbox.drain()
-        guard !saves.isEmpty else { return }
-        var updated: Set<PersistentIdentifier> = []
-        var deleted: Set<PersistentIdentifier> = []
-        for save in saves {
-            updated.formUnion(save.updatedIdentifiers)
-            updated.subtract(save.deletedIdentifiers)
-            deleted.formUnion(save.deletedIdentifiers)
+        let pending = inbox.drain()
+        guard !pending.isEmpty else { return }
+        guard !pending.refreshesEverything else {
+            // More saves arrived than the inbox keeps one by one: re-read every registered model, and those whose
+            // rows are gone were deleted.
+            let vanished = refreshRegisteredModels(registered.allStorages.map(\.identifier))
+            markDeletedElsewhere(vanished)
+            return
         }
-        // Which models leave is decided before any leaves: detaching one deleted model from another (a cascade
-        // elsewhere deletes both) changes the other, which must not make it look like an edit of a row that is gone.
-        let gone = deleted.compactMap { identifier -> (any PersistentModel)? in
+        markDeletedElsewhere(pending.deleted)
+        refreshRegisteredModels(Array(pending.updated))
+    }
+
+    /// Drops registered models without unsaved changes whose rows another context deleted.
+    ///
+    /// Which models leave is decided before any leaves: detaching one deleted model from another (a cascade
+    /// elsewhere deletes both) changes the other, which must not make it look like an edit of a row that is gone.
+    private func markDeletedElsewhere(_ identifiers: some Sequence<PersistentIdentifier>) {
+        let gone = identifiers.compactMap { identifier -> (any PersistentModel)? in
             guard let model = registered[identifier]?.model, !model.storage.hasChanges else { return nil }
             return model
         }
+        guard !gone.isEmpty else { return }
         for model in gone {
             let storage = model.storage
             detachFromRelatedModels(storage)
@@ -30,19 +38,18 @@ extension ModelContext {
             storage.isDeleted = true
             storage.context = nil
         }
-        if !gone.isEmpty {
-            let goneStorages = Set(gone.map { ObjectIdentifier($0.storage) })
-            for model in gone {
-                model.storage.changedSlots = []
-                changed.remove(model)
-            }
-            savedValues.removeAll { goneStorages.contains(ObjectIdentifier($0.storage)) }
+        let goneStorages = Set(gone.map { ObjectIdentifier($0.storage) })
+        for model in gone {
+            model.storage.changedSlots = []
+            changed.remove(model)
         }
-        refreshRegisteredModels(Array(updated))
+        savedValues.removeAll { goneStorages.contains(ObjectIdentifier($0.storage)) }
     }
 
-    /// Re-reads registered, unchanged models with the given identifiers, one query per entity.
-    private func refreshRegisteredModels(_ identifiers: [PersistentIdentifier]) {
+    /// Re-reads registered, unchanged models with the given identifiers, one query per entity, and returns the
+    /// identifiers of those whose rows a successful read did not find.
+    @discardableResult
+    private func refreshRegisteredModels(_ identifiers: [PersistentIdentifier]) -> [PersistentIdentifier] {
         var byEntity: [String: [Int64]] = [:]
         for identifier in identifiers {
             guard let model = registered[identifier]?.model, !model.storage.hasChanges,
@@ -50,6 +57,7 @@ extension ModelContext {
             else { continue }
             byEntity[identifier.entityName, default: []].append(key)
         }
+        var vanished: [PersistentIdentifier] = []
         for (entityName, keys) in byEntity {
             guard let entity = container.schema.entitiesByName[entityName],
                 let store = try? container.store(for: entity)
@@ -62,7 +70,12 @@ extension ModelContext {
                 guard let model = try? materialize(row, entity: entity, store: store, layout: layout) else { continue }
                 model.storage.resetRelationshipsToStored(from: row, layout: layout, context: self)
             }
+            let found = Set(rows.map(\.primaryKey))
+            vanished += keys.filter { !found.contains($0) }.map {
+                store.identifier(entityName: entityName, primaryKey: $0)
+            }
         }
+        return vanished
     }
 }
 

@@ -159,6 +159,9 @@ public final class ModelContext {
 
     /// Closes the undo group that collects the changes made since the last call, so the next `undo()` takes back
     /// exactly those changes.
+    ///
+    /// On the main actor and in a `@ModelActor` the group also closes by itself at the end of the turn or job that
+    /// made the changes; elsewhere, call this where one undoable step ends.
     public func processPendingChanges() {
         undoManager?.closeAutomaticGroup()
     }

@@ -14,7 +14,8 @@ public protocol SerialModelExecutor: ModelExecutor, SerialExecutor {}
 /// The executor `@ModelActor` gives each actor: a serial queue that owns one model context.
 ///
 /// Every job of the actor runs on the executor's queue, so the context is only ever used from there. After each
-/// job, a context whose `autosaveEnabled` is true and that has changes is saved.
+/// job, the context's automatic undo group is closed, and a context whose `autosaveEnabled` is true and that has
+/// changes is saved.
 public final class DefaultSerialModelExecutor: SerialModelExecutor, @unchecked Sendable {
     // @unchecked: `modelContext` is only used by jobs running on `queue`, one at a time.
 
@@ -33,6 +34,8 @@ public final class DefaultSerialModelExecutor: SerialModelExecutor, @unchecked S
         let job = UnownedJob(job)
         queue.async { [self] in
             job.runSynchronously(on: asUnownedSerialExecutor())
+            // The end of a job is the end of an event: it closes the undo group the job's changes opened.
+            modelContext.processPendingChanges()
             modelContext.autosaveIfNeeded()
         }
     }

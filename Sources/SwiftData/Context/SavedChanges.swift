@@ -26,6 +26,8 @@ final class ChangeBroadcaster: Sendable {
     }
 
     private let state = Locked(State())
+    /// How many saves a `savedChanges()` stream keeps for a consumer that has not read them yet.
+    static let bufferedSaves = 256
 
     /// Registers a context's inbox; the inbox is dropped when its context is released.
     func register(_ inbox: ChangeInbox) {
@@ -48,7 +50,8 @@ final class ChangeBroadcaster: Sendable {
 
     /// A new stream of every later save.
     func subscribe() -> AsyncStream<SavedChanges> {
-        let (stream, continuation) = AsyncStream<SavedChanges>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, continuation) = AsyncStream<SavedChanges>.makeStream(
+            bufferingPolicy: .bufferingNewest(Self.bufferedSaves))
         let id = UUID()
         state.withLock { $0.subscribers[id] = continuation }
         continuation.onTermination = { [weak self] _ in
@@ -62,16 +65,58 @@ final class ChangeBroadcaster: Sendable {
     }
 }
 
-/// The saves of other contexts that a context has not applied yet.
+/// The saves of other contexts that a context has not applied yet, merged into the identifiers they updated and
+/// deleted, which is all the merge needs.
+///
+/// A context applies its inbox when it fetches or saves; one that does neither must not hold every save forever.
+/// Merging keeps one entry per model however often it is saved, and past `limit` identifiers the inbox keeps none:
+/// it notes that the context must re-read every model it holds, which gives the same result.
 final class ChangeInbox: Sendable {
-    private let pending = Locked<[SavedChanges]>([])
+    /// What the context has to apply.
+    struct Pending {
+        var updated: Set<PersistentIdentifier> = []
+        var deleted: Set<PersistentIdentifier> = []
+        /// True when more identifiers arrived than the limit: re-read every registered model instead.
+        var refreshesEverything = false
 
-    func post(_ changes: SavedChanges) { pending.withLock { $0.append(changes) } }
+        var isEmpty: Bool { updated.isEmpty && deleted.isEmpty && !refreshesEverything }
+    }
 
-    /// Takes every pending save, oldest first.
-    func drain() -> [SavedChanges] {
-        pending.withLock { changes in
-            defer { changes = [] }; return changes
+    private struct State {
+        var pending = Pending()
+        var limit = 10_000
+    }
+
+    private let state = Locked(State())
+
+    /// The most identifiers the inbox keeps before it asks for a refresh of every model.
+    var limit: Int {
+        get { state.withLock { $0.limit } }
+        set { state.withLock { $0.limit = newValue } }
+    }
+
+    /// How many identifiers the inbox holds, for tests that check it stays bounded.
+    var heldIdentifierCount: Int { state.withLock { $0.pending.updated.count + $0.pending.deleted.count } }
+
+    /// Merges a save: a model deleted after an update counts as deleted only. Inserted models are left out, since
+    /// no other context holds them yet.
+    func post(_ changes: SavedChanges) {
+        state.withLock { state in
+            guard !state.pending.refreshesEverything else { return }
+            state.pending.updated.formUnion(changes.updatedIdentifiers)
+            state.pending.updated.subtract(changes.deletedIdentifiers)
+            state.pending.deleted.formUnion(changes.deletedIdentifiers)
+            if state.pending.updated.count + state.pending.deleted.count > state.limit {
+                state.pending = Pending(refreshesEverything: true)
+            }
+        }
+    }
+
+    /// Takes what is pending and empties the inbox.
+    func drain() -> Pending {
+        state.withLock { state in
+            defer { state.pending = Pending() }
+            return state.pending
         }
     }
 }
@@ -80,6 +125,8 @@ extension ModelContainer {
     /// A stream of every save any context of this container makes from now on.
     ///
     /// An addition to Apple's API. Each call returns a new stream; it ends when the task iterating it is cancelled.
+    /// The stream keeps the newest 256 saves its consumer has not read yet: a consumer that falls further behind
+    /// misses the oldest of them, so code that must see every change fetches again after a gap it cannot afford.
     public func savedChanges() -> AsyncStream<SavedChanges> {
         broadcaster.subscribe()
     }

@@ -39,7 +39,8 @@ public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
     /// True (the default) to evaluate in memory the parts of the predicate or sort that SQL cannot express, so
     /// the result is always what Swift would compute. Set it to false to get
     /// `SwiftDataError.unsupportedPredicate` or `SwiftDataError.unsupportedSortDescriptor` instead, with a message
-    /// naming the part. An addition to Apple's API.
+    /// naming the part; also when SQL stops on a row that meets `nil!` or a division by zero, which only Swift can
+    /// decide. An addition to Apple's API.
     public var allowsInMemoryEvaluation: Bool = true
 
     /// Creates a fetch descriptor.

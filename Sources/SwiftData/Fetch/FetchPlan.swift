@@ -88,7 +88,7 @@ struct FetchPlan<T: PersistentModel> {
         do {
             models = try matchingModels()
         } catch let error as SwiftDataError where error.asksForInMemoryEvaluation {
-            models = try predicateInMemory.matchingModels()
+            models = try predicateInMemory(after: error).matchingModels()
         }
         for keyPath in descriptor.relationshipKeyPathsForPrefetching {
             guard let index = entity.indexIfPersisted(keyPath), entity.storedProperties[index].isRelationship else {
@@ -122,7 +122,7 @@ struct FetchPlan<T: PersistentModel> {
             do {
                 return try store.count(entity: entity, query: query)
             } catch let error as SwiftDataError where error.asksForInMemoryEvaluation {
-                return try predicateInMemory.models().count
+                return try predicateInMemory(after: error).models().count
             }
         }
         return try models().count
@@ -139,7 +139,7 @@ struct FetchPlan<T: PersistentModel> {
                     store.identifier(entityName: entity.name, primaryKey: $0)
                 }
             } catch let error as SwiftDataError where error.asksForInMemoryEvaluation {
-                return try predicateInMemory.models().map(\.persistentModelID)
+                return try predicateInMemory(after: error).models().map(\.persistentModelID)
             }
         }
         return try models().map(\.persistentModelID)
@@ -169,7 +169,19 @@ struct FetchPlan<T: PersistentModel> {
 
     /// This plan with the predicate evaluated in memory, for when SQL stopped a query because Swift must decide
     /// (see `SQLiteFunctions`).
-    private var predicateInMemory: FetchPlan {
+    ///
+    /// - Throws: `SwiftDataError.unsupportedPredicate`, naming the entity, when the descriptor forbids evaluation in
+    ///   memory.
+    private func predicateInMemory(after error: SwiftDataError) throws -> FetchPlan {
+        guard descriptor.allowsInMemoryEvaluation else {
+            throw SwiftDataError(
+                .unsupportedPredicate,
+                "the predicate cannot run in SQL for every row: a row meets a force unwrap of nil or a division by "
+                    + "zero, which only an evaluation in memory can decide",
+                entityName: entity.name,
+                underlying: error
+            )
+        }
         var plan = self
         plan.whereClause = nil
         plan.predicateInSQL = descriptor.predicate == nil

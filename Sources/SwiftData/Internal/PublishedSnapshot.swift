@@ -19,6 +19,9 @@ final class PublishedSnapshot<Key: Hashable, Value>: @unchecked Sendable {
     }
 
     private let published = Atomic<UInt>(0)
+    private let publications = Atomic<Int>(0)
+    /// How many snapshots `update` has published, for tests that check a table stops growing.
+    var publicationCount: Int { publications.load(ordering: .relaxed) }
     private let writers = Locked<[Key: Value]>([:])
 
     /// The value for a key, without taking a lock.
@@ -39,6 +42,7 @@ final class PublishedSnapshot<Key: Hashable, Value>: @unchecked Sendable {
             let result = body(&table)
             let snapshot = Unmanaged.passRetained(Snapshot(table)).toOpaque()
             published.store(UInt(bitPattern: snapshot), ordering: .releasing)
+            publications.add(1, ordering: .relaxed)
             return result
         }
     }

@@ -166,14 +166,17 @@ struct Migrator {
     {
         for entity in entities {
             guard let layout = layouts[entity.name] else { continue }
+            // A hierarchy's type column (`SQLiteTableLayout.typeIndex`) names no property; name the column instead.
             for column in layout.columns where !column.isNullable {
                 let sql = "SELECT count(*) FROM \(quoted(entity.tableName)) WHERE \(quoted(column.name)) IS NULL"
                 guard case .integer(let missing) = try connection.statement(sql).rows().first?.first, missing > 0 else {
                     continue
                 }
+                let property =
+                    column.propertyIndex >= 0 ? entity.storedProperties[column.propertyIndex].name : column.name
                 throw SwiftDataError(
                     .loadIssueModelContainer,
-                    "migration stage \(stage) left \(entity.name).\(entity.storedProperties[column.propertyIndex].name) "
+                    "migration stage \(stage) left \(entity.name).\(property) "
                         + "without a value in \(missing) row(s); fill it in didMigrate"
                 )
             }

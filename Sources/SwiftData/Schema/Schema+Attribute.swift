@@ -41,12 +41,21 @@ extension Schema {
             /// models whose optional unique value is `nil` are never merged.
             public static var unique: Option { Option(kind: .unique) }
             /// Stores the property's value as binary data adjacent to the model storage.
+            ///
+            /// A `Data` value of 128 KiB or more lives in a file of its own in `.<store name>_SUPPORT/_EXTERNAL_DATA/`
+            /// beside the store file; smaller values stay in the row. Several processes may use one store, and a
+            /// crash may happen at any point: no committed row ever loses its file. A save writes and syncs its files
+            /// before it commits; the files it replaces are removed after it commits, once no read that found them
+            /// is still reading them; files left by a crash are removed when the store next opens.
             public static var externalStorage: Option { Option(kind: .externalStorage) }
             /// Indexes the property's value for search. On Linux the index is a SQLite full-text index.
             public static var spotlight: Option { Option(kind: .spotlight) }
             /// Stores the property's value in an encrypted form when synced.
             public static var allowsCloudEncryption: Option { Option(kind: .allowsCloudEncryption) }
-            /// Preserves the property's value in the persistent history when the context deletes the owning model.
+            /// Asks that the property's value be kept in the persistent history when the owning model is deleted.
+            ///
+            /// Accepted and kept in the schema, so that schemas declaring it load. OpenSwiftData records no
+            /// persistent history yet, so today the option changes nothing: a deleted model's values are gone.
             public static var preserveValueOnDeletion: Option { Option(kind: .preserveValueOnDeletion) }
             /// Tracks changes to this property but doesn't persist them.
             public static var ephemeral: Option { Option(kind: .ephemeral) }

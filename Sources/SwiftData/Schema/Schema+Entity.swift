@@ -177,10 +177,19 @@ extension Schema {
             guard let index = indexByKeyPath[keyPath] else {
                 preconditionFailure("\(keyPath) is not a persisted property of \(name)")
             }
-            knownKeyPaths.withLock { $0.append(keyPath) }
-            slotsByKeyPathObject.update { $0[ObjectIdentifier(keyPath)] = index }
+            // A generic model class makes a new key path object on every access, which would make the table grow
+            // (and be copied) without end: past a few per property, misses are looked up by hashing only.
+            let remembers = knownKeyPaths.withLock { known in
+                guard known.count < 4 * storedProperties.count + 16 else { return false }
+                known.append(keyPath)
+                return true
+            }
+            if remembers { slotsByKeyPathObject.update { $0[ObjectIdentifier(keyPath)] = index } }
             return index
         }
+
+        /// How many times the table of key path objects has been republished, for tests.
+        var keyPathTablePublications: Int { slotsByKeyPathObject.publicationCount }
 
         /// The slot index of a key path, or nil when it is not a persisted property.
         func indexIfPersisted(_ keyPath: AnyKeyPath) -> Int? { indexByKeyPath[keyPath] }

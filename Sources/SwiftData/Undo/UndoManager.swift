@@ -1,10 +1,19 @@
 #if !canImport(Darwin)
+    internal import Dispatch
+    internal import Foundation
+
     /// A general-purpose recorder of operations for undo and redo, with Foundation's API, for platforms whose
     /// Foundation lacks it.
     ///
     /// Operations are registered as closures and kept in groups. With `groupsByEvent` (the default) the first
-    /// registration outside any group opens a group that stays open until `endUndoGrouping()`, `undo()` or
-    /// `ModelContext.processPendingChanges()` closes it; Linux has no run loop to close it at the end of an event.
+    /// registration outside any group opens a group. Linux has no run loop to close it at the end of an event, so it
+    /// closes at the first of these:
+    ///
+    /// - the end of the main actor's turn, when the registration ran on the main actor (as `mainContext`'s
+    ///   autosave runs after the turn that made the changes);
+    /// - the end of the job of a `@ModelActor` whose context uses this undo manager;
+    /// - `ModelContext.processPendingChanges()`, on any thread;
+    /// - `undo()` or `redo()`, which, as Foundation's do, first close a group left open at the top level.
     ///
     /// ```swift
     /// let undoManager = UndoManager()
@@ -21,6 +30,8 @@
         private struct Group {
             var actions: [Action] = []
             var actionName = ""
+            /// True for the group `groupsByEvent` opened, as opposed to one `beginUndoGrouping()` opened.
+            var isAutomatic = false
         }
 
         private var undoStack: [Group] = []
@@ -28,7 +39,8 @@
         /// Groups being built, innermost last.
         private var openGroups: [Group] = []
         private var registrationDisabledCount = 0
-        private var isAutomaticGroupOpen = false
+        /// True while a main-actor task that closes the automatic group is scheduled.
+        private var isClosingScheduled = false
 
         /// True while `undo()` runs its actions.
         public private(set) var isUndoing = false
@@ -53,8 +65,8 @@
             guard isUndoRegistrationEnabled else { return }
             if openGroups.isEmpty {
                 guard groupsByEvent else { return }
-                beginUndoGrouping()
-                isAutomaticGroupOpen = true
+                openGroups.append(Group(isAutomatic: true))
+                scheduleClosingOnTheMainActor()
             }
             openGroups[openGroups.count - 1].actions.append(Action(target: target) { handler($0 as! TargetType) })
         }
@@ -95,7 +107,6 @@
         open func endUndoGrouping() {
             precondition(!openGroups.isEmpty, "endUndoGrouping() without beginUndoGrouping()")
             let group = openGroups.removeLast()
-            isAutomaticGroupOpen = false
             if openGroups.isEmpty {
                 guard !group.actions.isEmpty else { return }
                 if isUndoing {
@@ -113,24 +124,46 @@
         /// How many groups are open.
         open var groupingLevel: Int { openGroups.count }
 
-        /// Closes the group that `groupsByEvent` opened, if one is open.
+        /// Closes the group that `groupsByEvent` opened, if it is the only one open.
         func closeAutomaticGroup() {
-            if isAutomaticGroupOpen && openGroups.count == 1 { endUndoGrouping() }
+            if openGroups.count == 1 && openGroups[0].isAutomatic { endUndoGrouping() }
+        }
+
+        /// Closes the top-level group, as Foundation's `undo()` and `redo()` do first, when `groupsByEvent` is true
+        /// and it is the only group open: the automatic group, or one `beginUndoGrouping()` opened and nothing
+        /// closed.
+        private func closeTopLevelGroup() {
+            if groupsByEvent && openGroups.count == 1 { endUndoGrouping() }
+        }
+
+        /// When the automatic group opens on the main actor, closes it at the end of the main actor's turn, the
+        /// place a run loop's event would end.
+        private func scheduleClosingOnTheMainActor() {
+            guard MainQueue.isCurrent, !isClosingScheduled else { return }
+            isClosingScheduled = true
+            let box = MainThreadUndoManager(undoManager: self)
+            Task { @MainActor in
+                box.undoManager.isClosingScheduled = false
+                box.undoManager.closeAutomaticGroup()
+            }
         }
 
         // MARK: - Undoing and Redoing
 
         /// True when there is a group to undo.
         open var canUndo: Bool {
-            !undoStack.isEmpty || (openGroups.count == 1 && isAutomaticGroupOpen && !openGroups[0].actions.isEmpty)
+            !undoStack.isEmpty || (openGroups.count == 1 && groupsByEvent && !openGroups[0].actions.isEmpty)
         }
 
         /// True when there is a group to redo.
         open var canRedo: Bool { !redoStack.isEmpty }
 
-        /// Undoes the last group, closing the automatic group first. Its actions register the redo group.
+        /// Undoes the last group. Its actions register the redo group.
+        ///
+        /// As Foundation's does, it first closes the group open at the top level when `groupsByEvent` is true.
+        /// Calling it while a group nested in another is open stops the program.
         open func undo() {
-            closeAutomaticGroup()
+            closeTopLevelGroup()
             precondition(openGroups.isEmpty, "undo() with an open undo group")
             guard let group = undoStack.popLast() else { return }
             isUndoing = true
@@ -139,7 +172,11 @@
         }
 
         /// Redoes the last undone group. Its actions register a new undo group.
+        ///
+        /// Like `undo()`, it first closes the group open at the top level when `groupsByEvent` is true; a group
+        /// with changes registered since the undo clears what there was to redo.
         open func redo() {
+            closeTopLevelGroup()
             precondition(openGroups.isEmpty, "redo() with an open undo group")
             guard let group = redoStack.popLast() else { return }
             isRedoing = true
@@ -165,7 +202,6 @@
             undoStack.removeAll()
             redoStack.removeAll()
             openGroups.removeAll()
-            isAutomaticGroupOpen = false
         }
 
         /// Forgets every action registered with a target.
@@ -193,5 +229,25 @@
             guard levelsOfUndo > 0, undoStack.count > levelsOfUndo else { return }
             undoStack.removeFirst(undoStack.count - levelsOfUndo)
         }
+    }
+
+    /// Tells whether code runs on the main actor, without stopping the program when it does not.
+    private enum MainQueue {
+        /// The key the main queue holds a value under, set once, when it is first needed.
+        private static let marker: DispatchSpecificKey<Bool> = {
+            let key = DispatchSpecificKey<Bool>()
+            DispatchQueue.main.setSpecific(key: key, value: true)
+            return key
+        }()
+
+        /// True on the main thread, or in work the main queue runs: the main actor's jobs run there, and after
+        /// `dispatchMain()` that is not the main thread.
+        static var isCurrent: Bool { Thread.isMainThread || DispatchQueue.getSpecific(key: marker) == true }
+    }
+
+    /// An undo manager used on the main actor, carried into the main-actor task that closes its automatic group.
+    private struct MainThreadUndoManager: @unchecked Sendable {
+        // @unchecked: made only on the main actor, and used only by a task that runs on the main actor.
+        let undoManager: UndoManager
     }
 #endif

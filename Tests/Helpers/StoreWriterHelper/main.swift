@@ -4,6 +4,7 @@ import SwiftData
 // save each, so that it contends with the test process for the store's write lock.
 //
 // Usage: StoreWriterHelper <store path> <writer name> <row count>
+//        StoreWriterHelper --<mode> … (see Modes.swift)
 
 /// The same model as `Tally` in ContentionTests: both processes open one store, so the two must stay alike. They
 /// cannot share a declaration, since this executable does not link the test target.
@@ -19,6 +20,8 @@ final class Tally {
 }
 
 let arguments = CommandLine.arguments
+// Other modes, named by a first argument that starts with "--" (see Modes.swift).
+if let status = runMode(arguments) { exit(status) }
 guard arguments.count == 4, let count = Int(arguments[3]) else {
     print("usage: StoreWriterHelper <store path> <writer name> <row count>")
     exit(2)

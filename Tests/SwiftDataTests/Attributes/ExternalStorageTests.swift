@@ -81,6 +81,19 @@ final class Photo2 {
                 == large)
     }
 
+    @Test func eraseRemovesTheFilesOfTheRowsItDeletes() throws {
+        let directory = try TemporaryDirectory()
+        let container = try makeContainer(Photo2.self, at: directory.store())
+        let context = ModelContext(container)
+        context.insert(Photo2(title: "big", image: large))
+        context.insert(Photo2(title: "bigger", image: large + large))
+        try context.save()
+        #expect(externalFiles(directory).count == 2)
+        try container.erase()
+        #expect(externalFiles(directory).isEmpty)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Photo2>()) == 0)
+    }
+
     @Test func filesNoRowRefersToAreRemovedWhenTheStoreOpens() throws {
         let directory = try TemporaryDirectory()
         do {

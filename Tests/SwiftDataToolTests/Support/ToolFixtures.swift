@@ -106,6 +106,7 @@ struct OutingStore {
 }
 
 /// Runs the tool and expects it to end with the given status.
+@discardableResult
 func runTool(_ arguments: String..., status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation)
     -> SwiftDataTool.Result
 {
@@ -113,6 +114,7 @@ func runTool(_ arguments: String..., status: Int32 = 0, sourceLocation: SourceLo
 }
 
 /// Runs the tool with an argument list and expects it to end with the given status.
+@discardableResult
 func runTool(_ arguments: [String], status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation)
     -> SwiftDataTool.Result
 {

@@ -55,6 +55,9 @@ final class SQLiteConnection {
     /// The rowid of the last inserted row.
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// True inside a transaction, when a statement's changes are not committed until an outer `COMMIT`.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back when it throws.
     ///
     /// Inside a transaction already (a migration running contexts over its tables), it uses a savepoint instead,

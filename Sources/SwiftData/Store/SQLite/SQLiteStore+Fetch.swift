@@ -65,6 +65,21 @@ extension SQLiteStore {
     /// relationship) when it is given.
     func fetchRows(entity: Schema.Entity, query: SQLQuery, properties: Set<Int>? = nil) throws -> [FetchedRow] {
         let layout = layouts[entity.name]!
+        guard let external, entity.usesExternalStorage else {
+            return try fetchStoredRows(entity: entity, query: query, properties: properties, layout: layout)
+        }
+        // The files lock, shared, from reading the rows until their files are read: a save that replaces or
+        // deletes one of those files waits for it before removing the file (see `ExternalDataStore`).
+        return try external.withLock(exclusive: false) {
+            let rows = try fetchStoredRows(entity: entity, query: query, properties: properties, layout: layout)
+            return try readExternalValues(of: entity, in: rows, layout: layout)
+        }
+    }
+
+    /// The rows of an entity that match a query, with external-storage columns holding their file references.
+    private func fetchStoredRows(
+        entity: Schema.Entity, query: SQLQuery, properties: Set<Int>?, layout: SQLiteTableLayout
+    ) throws -> [FetchedRow] {
         let positions: [Int]
         if let properties {
             positions = layout.columns.indices.filter {
@@ -109,7 +124,7 @@ extension SQLiteStore {
             if chunkKeys.count == chunkRows { takeChunk() }
         }
         if !chunkKeys.isEmpty { takeChunk() }
-        return try readExternalValues(of: entity, in: rows, layout: layout)
+        return rows
     }
 
     /// Reads the columns at `positions` of an entity's layout (every column by default) of the rows that match a
@@ -135,7 +150,8 @@ extension SQLiteStore {
         }
     }
 
-    /// Replaces the file references of external-storage columns with the files' contents.
+    /// Replaces the file references of external-storage columns with the files' contents. The caller holds the
+    /// files lock.
     private func readExternalValues(of entity: Schema.Entity, in rows: [FetchedRow], layout: SQLiteTableLayout) throws
         -> [FetchedRow]
     {

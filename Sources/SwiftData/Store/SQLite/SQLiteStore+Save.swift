@@ -52,6 +52,7 @@ final class SQLiteStoreSave {
     private let connection: SQLiteConnection
     private let transaction: SQLiteConnection.Transaction
     private let files: ExternalFileChanges
+    private let removesObsoleteFiles: Bool
     private var isOpen = true
 
     /// Takes the store's writer, opens a transaction and writes the changes.
@@ -64,6 +65,9 @@ final class SQLiteStoreSave {
         connection = store.pool.takeWriter()
         var writer = SQLiteSaveWriter(store: store, connection: connection)
         files = writer.files
+        // Inside a migration's transaction, this save commits only with it: the files it replaces stay until the
+        // store opens next and removes those no row refers to.
+        removesObsoleteFiles = !connection.isInTransaction
         do {
             transaction = try connection.beginTransaction()
         } catch {
@@ -72,6 +76,8 @@ final class SQLiteStoreSave {
         }
         do {
             try writer.write(changes)
+            // The new files' directory entries are durable before the rows that name them commit.
+            if !files.written.isEmpty { try store.external?.synchronize() }
         } catch {
             connection.rollBack(transaction)
             store.external?.remove(files.written)
@@ -95,7 +101,7 @@ final class SQLiteStoreSave {
             store.external?.remove(files.written)
             throw Self.failure(error, store: store, entityName: nil)
         }
-        store.external?.remove(files.obsolete)
+        if removesObsoleteFiles { store.external?.remove(files.obsolete) }
     }
 
     /// Rolls the transaction back, removes the external files it wrote and releases the writer.

@@ -109,19 +109,34 @@ final class SQLiteStore: Sendable {
 
     /// Removes external-storage files that no row refers to: left by a crash after a save wrote them and before
     /// it committed, or after it committed and before it removed the files it replaced.
+    ///
+    /// It holds SQLite's write lock throughout (`BEGIN IMMEDIATE`), since saves write their files only while they
+    /// hold it: a file of another process's save that has not committed yet cannot be taken for an orphan. It
+    /// holds the files lock too, so that no read is between reading a row and its file.
     private func removeOrphanedExternalFiles() throws {
-        guard let external else { return }
+        // Without the directory there is nothing to remove, and no need to wait for the write lock.
+        guard let external, FileManager.default.fileExists(atPath: external.directory.path) else { return }
+        try pool.write { connection in
+            try connection.inTransaction {
+                let referenced = try referencedExternalFiles(connection)
+                external.withLock(exclusive: true) { external.removeOrphans(referenced: referenced) }
+            }
+        }
+    }
+
+    /// The names of the external files the rows refer to.
+    private func referencedExternalFiles(_ connection: SQLiteConnection) throws -> Set<String> {
         var referenced: Set<String> = []
         for entity in entities {
             for property in entity.storedProperties where property.usesExternalStorage {
                 let sql =
                     "SELECT \(quoted(property.name)) FROM \(quoted(entity.tableName)) WHERE typeof(\(quoted(property.name))) = 'text'"
-                for row in try pool.writer.statement(sql).rows() {
+                for row in try connection.statement(sql).rows() {
                     if let name = ExternalDataStore.fileName(in: row[0]) { referenced.insert(name) }
                 }
             }
         }
-        external.removeOrphans(referenced: referenced)
+        return referenced
     }
 
     /// A store over a migration's connection, whose tables exist already, for the contexts a custom stage runs.
@@ -287,11 +302,16 @@ final class SQLiteStore: Sendable {
         PersistentIdentifier(storeIdentifier: identifier, entityName: entityName, primaryKey: primaryKey)
     }
 
-    /// Deletes every row of every entity and join table, in one transaction.
+    /// Deletes every row of every entity and join table, in one transaction, then the external files they
+    /// referred to.
     func deleteAllRows() throws {
-        guard configuration.allowsSave else { return }
-        try pool.write { connection in
+        guard configuration.allowsSave else {
+            throw SwiftDataError(
+                .loadIssueModelContainer, "the store \(configuration.name) was opened with allowsSave: false")
+        }
+        let obsolete = try pool.write { connection in
             try connection.inTransaction {
+                let files = external == nil ? [] : try referencedExternalFiles(connection)
                 for entity in entities {
                     try connection.execute("DELETE FROM \(quoted(entity.tableName))")
                     if let spotlight = SpotlightIndex(entity: entity) {
@@ -299,7 +319,10 @@ final class SQLiteStore: Sendable {
                     }
                     for table in Self.joinTables(of: entity) { try connection.execute("DELETE FROM \(quoted(table))") }
                 }
+                return files
             }
         }
+        // As for a save: the files go once the deletion has committed.
+        external?.remove(Array(obsolete))
     }
 }
