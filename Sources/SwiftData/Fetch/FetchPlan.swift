@@ -214,6 +214,17 @@ struct FetchPlan<T: PersistentModel> {
     /// row is gone.
     private var requestedProperties: Set<Int>? {
         guard !descriptor.propertiesToFetch.isEmpty else { return nil }
+        // A subclass's own attributes are read only with every column: when one has no placeholder, read them all.
+        var pending = Array(entity.subentities)
+        let baseNames = Set(entity.storedProperties.map(\.name))
+        while let subentity = pending.popLast() {
+            if subentity.storedProperties.contains(where: {
+                !$0.isRelationship && !baseNames.contains($0.name) && $0.placeholderValue == nil
+            }) {
+                return nil
+            }
+            pending += subentity.subentities
+        }
         var properties = Set(descriptor.propertiesToFetch.compactMap { entity.indexIfPersisted($0) })
         for property in entity.storedProperties
         where !property.isRelationship && !properties.contains(property.index) && property.placeholderValue == nil {

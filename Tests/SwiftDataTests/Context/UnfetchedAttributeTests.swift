@@ -105,4 +105,39 @@ final class GaugeReading {
         #expect(!statement.contains(#""kind""#))
         #expect(!statement.contains(#""site""#))
     }
+
+    /// A subclass's own attribute without a placeholder is read by a partial fetch of the base class too, so it
+    /// reads its stored value after the row is gone.
+    @Test func subclassAttributeWithoutPlaceholderIsAlwaysFetched() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.store()
+        let container = try makeContainer(Matka.self, Lomamatka.self, at: url)
+        let setup = ModelContext(container)
+        let start = Date(timeIntervalSinceReferenceDate: 0)
+        setup.insert(Lomamatka(kohde: "Rooma", alkupvm: start, loppupvm: start, syy: .kulttuuri, budjetti: 900))
+        try setup.save()
+
+        var descriptor = FetchDescriptor<Matka>()
+        descriptor.propertiesToFetch = [\.kohde]
+        let trip = try #require(try ModelContext(container).fetch(descriptor).first as? Lomamatka)
+        try runSQLite(url, "DELETE FROM Matka;")
+        #expect(trip.syy == .kulttuuri)
+        #expect(trip.kohde == "Rooma")
+    }
+
+    /// A partial fetch of a base class makes each row a model of its own class.
+    @Test func partialFetchOfABaseClassKeepsEachRowsClass() throws {
+        let container = try makeInMemoryContainer(Matka.self, Tyomatka.self)
+        let setup = ModelContext(container)
+        let start = Date(timeIntervalSinceReferenceDate: 0)
+        setup.insert(Tyomatka(kohde: "Oslo", alkupvm: start, loppupvm: start, paivaraha: 50, yritys: "Firma"))
+        setup.insert(Matka(kohde: "Turku", alkupvm: start, loppupvm: start))
+        try setup.save()
+
+        var descriptor = FetchDescriptor<Matka>(sortBy: [SortDescriptor(\.kohde)])
+        descriptor.propertiesToFetch = [\.kohde]
+        let trips = try ModelContext(container).fetch(descriptor)
+        #expect(trips.map { String(describing: type(of: $0)) } == ["Tyomatka", "Matka"])
+        #expect((trips[0] as? Tyomatka)?.yritys == "Firma")
+    }
 }

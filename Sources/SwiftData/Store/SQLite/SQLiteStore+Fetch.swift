@@ -82,8 +82,10 @@ extension SQLiteStore {
     ) throws -> [FetchedRow] {
         let positions: [Int]
         if let properties {
+            // The class column too: it says which class of a hierarchy each row is a model of.
             positions = layout.columns.indices.filter {
-                layout.columns[$0].isForeignKey || properties.contains(layout.columns[$0].propertyIndex)
+                layout.columns[$0].isForeignKey || layout.columns[$0].propertyIndex == SQLiteTableLayout.typeIndex
+                    || properties.contains(layout.columns[$0].propertyIndex)
             }
         } else {
             positions = Array(layout.columns.indices)
