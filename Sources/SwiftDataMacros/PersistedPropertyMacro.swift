@@ -95,7 +95,10 @@ extension PersistedPropertyMacro {
     /// a literal rooted at the class otherwise.
     static func keyPath(of name: String, in context: some MacroExpansionContext) -> String {
         if let owner = staticKeyPathOwner(in: context) { return "\(owner).\(keyPathPeerName(of: name))" }
-        return context.enclosingClass.map { "\\\($0.name.trimmedDescription).\(name)" } ?? "\\.\(name)"
+        // A generic class reads its key paths from SwiftData's cache: a literal rooted at it would be made anew on
+        // every access.
+        guard let owner = context.enclosingClass?.name.trimmedDescription else { return "\\.\(name)" }
+        return "SwiftData._swiftDataKeyPath(\(owner).self, \"\(name.withoutBackticks)\") { \\\(owner).\(name) }"
     }
 
     /// The name of the static copy of a property's key path.

@@ -110,12 +110,16 @@ final class Scan {
 
     /// A process stopped at any point of its saves leaves every committed row's file in place, and the files of the
     /// save it did not finish go when the store next opens.
-    @Test func aProcessStoppedMidSaveLosesNoCommittedFileAndLeavesNoOrphan() async throws {
+    @Test func aProcessStoppedMidSaveLosesNoCommittedFileAndLeavesNoOrphan() throws {
         try #require(FileManager.default.isExecutableFile(atPath: helper.path))
         let directory = try TemporaryDirectory()
         let url = try makeStore(in: directory, scans: 5)
-        let writer = try startHelper(["--rewrite-scans", url.path, "1000"])
-        try await _Concurrency.Task.sleep(for: .milliseconds(700))
+        // More rounds than it can finish in any run of the suite: it is always stopped mid-way.
+        let writer = try startHelper(["--rewrite-scans", url.path, "1000000"])
+        // A blocking sleep: an asynchronous one may resume much later while the other tests keep every thread of
+        // the pool busy.
+        usleep(700_000)
+        #expect(writer.isRunning, "the helper ended before it was stopped: \(writer.terminationStatus)")
         // SIGKILL, which no signal mask inherited from this process can hold off, stops it wherever it is.
         kill(writer.processIdentifier, SIGKILL)
         writer.waitUntilExit()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SwiftData
 
-/// A generic model class: its accessors use key path literals, as a generic class has no static stored properties.
+/// A generic model class: it has no static stored properties, so its accessors read their key paths from a cache.
 @Model
 final class Labelled<Label: Codable & Hashable> {
     var label: Label
@@ -21,7 +21,24 @@ final class Labelled<Label: Codable & Hashable> {
 }
 
 @Suite struct GenericModelLookupTests {
-    /// Each read of a generic model's property makes a new key path object; the entity must not remember them all.
+    /// Reading a generic model's property makes its key path once, not on every access.
+    @Test func readingAGenericModelMakesItsKeyPathOnce() {
+        let model = Labelled(label: 1.5)
+        var total = model.label
+        let before = GenericKeyPathCache.count
+        for _ in 0..<500 {
+            total += model.label
+            model.label = 1.5
+        }
+        #expect(total == 1.5 * 501)
+        #expect(GenericKeyPathCache.count == before)
+        func labelKeyPath() -> KeyPath<Labelled<Double>, Double> {
+            _swiftDataKeyPath(Labelled<Double>.self, "label") { \.label }
+        }
+        #expect(labelKeyPath() === labelKeyPath())
+    }
+
+    /// The entity must not remember every key path object it is asked about.
     @Test func readingAGenericModelDoesNotGrowTheKeyPathTable() {
         let model = Labelled(label: 1)
         let entity = Schema.Entity.of(Labelled<Int>.self)
