@@ -109,3 +109,40 @@ final class Photo2 {
         #expect(externalFiles(directory).count == 1)
     }
 }
+
+/// The same entity before and after its property lost `.externalStorage` in the code, with no migration.
+enum ExternalOptionVersions {
+    @Model
+    final class Clip {
+        @Attribute(.externalStorage) var bytes: Data
+        init(bytes: Data) { self.bytes = bytes }
+    }
+
+    enum Later {
+        @Model
+        final class Clip {
+            var bytes: Data
+            init(bytes: Data) { self.bytes = bytes }
+        }
+    }
+}
+
+@Suite struct ExternalFilesOfChangedCodeTests {
+    /// Opening a store never removes a file a row refers to, even when the code no longer declares the property
+    /// `.externalStorage`.
+    @Test func aFileARowRefersToStaysWhenTheCodeDropsTheOption() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.store()
+        let context = ModelContext(try makeContainer(ExternalOptionVersions.Clip.self, at: url))
+        context.insert(ExternalOptionVersions.Clip(bytes: Data(repeating: 7, count: 300 * 1024)))
+        try context.save()
+        let files = directory.url.appendingPathComponent(".test_SUPPORT/_EXTERNAL_DATA")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: files.path).count == 1)
+
+        _ = try makeContainer(ExternalOptionVersions.Later.Clip.self, at: url)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: files.path).count == 1)
+        // The code that declares the option again reads the value.
+        let again = ModelContext(try makeContainer(ExternalOptionVersions.Clip.self, at: url))
+        #expect(try again.fetch(FetchDescriptor<ExternalOptionVersions.Clip>()).first?.bytes.count == 300 * 1024)
+    }
+}

@@ -89,8 +89,10 @@ import Testing
     @Test func eachModelActorJobClosesTheAutomaticGroup() async throws {
         let actor = UndoingActor(modelContainer: try makeInMemoryContainer(Trip.self))
         try await actor.start()
-        await actor.rename(to: "B")
-        await actor.rename(to: "C")
+        // Each change from a task of its own: one task's consecutive calls into the actor may run as one job (the
+        // run time keeps the task on the actor's executor between them), and so as one undo group.
+        await _Concurrency.Task { await actor.rename(to: "B") }.value
+        await _Concurrency.Task { await actor.rename(to: "C") }.value
         #expect(await actor.undoOnce() == "B")
         #expect(await actor.undoOnce() == "A")
     }

@@ -99,7 +99,7 @@ struct ExternalDataStore: Sendable {
 
     /// Runs `body` holding the files lock, or returns nil without running it when the lock is held elsewhere and
     /// `waits` is false.
-    private func withLock<Result>(exclusive: Bool, waits: Bool, _ body: () throws -> Result) rethrows -> Result? {
+    func withLock<Result>(exclusive: Bool, waits: Bool, _ body: () throws -> Result) rethrows -> Result? {
         try? FileManager.default.createDirectory(
             at: lockFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         // A descriptor of its own each time: `flock` locks belong to an open file, so two threads of one process

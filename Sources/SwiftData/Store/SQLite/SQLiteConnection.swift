@@ -26,7 +26,7 @@ final class SQLiteConnection {
         SQLiteFunctions.register(on: db)
         // Another connection or process holding the write lock makes this one wait, up to a minute, rather than
         // fail with SQLITE_BUSY.
-        sqlite3_busy_timeout(db, 60_000)
+        sqlite3_busy_timeout(db, Self.busyTimeout)
     }
 
     deinit {
@@ -126,6 +126,17 @@ final class SQLiteConnection {
     }
 
     private var savepointDepth = 0
+
+    /// Runs `body` with SQLite failing at once with `SQLITE_BUSY` instead of waiting for another connection's lock,
+    /// for work that is skipped rather than waited for.
+    func withoutWaitingForLocks<Result>(_ body: () throws -> Result) rethrows -> Result {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeout) }
+        return try body()
+    }
+
+    /// How long a connection waits for another connection's lock, in milliseconds.
+    static let busyTimeout: Int32 = 60_000
 
     /// How many rows the last `INSERT`, `UPDATE` or `DELETE` changed.
     var changedRowCount: Int { Int(sqlite3_changes64(handle)) }

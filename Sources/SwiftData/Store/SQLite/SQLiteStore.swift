@@ -103,7 +103,7 @@ final class SQLiteStore: Sendable {
         }
         if configuration.allowsSave && !configuration.isStoredInMemoryOnly {
             try pool.writer.execute("PRAGMA journal_mode = WAL")
-            try removeOrphanedExternalFiles()
+            removeOrphanedExternalFiles()
         }
     }
 
@@ -113,26 +113,39 @@ final class SQLiteStore: Sendable {
     /// It holds SQLite's write lock throughout (`BEGIN IMMEDIATE`), since saves write their files only while they
     /// hold it: a file of another process's save that has not committed yet cannot be taken for an orphan. It
     /// holds the files lock too, so that no read is between reading a row and its file.
-    private func removeOrphanedExternalFiles() throws {
+    ///
+    /// Orphans are harmless, so the sweep is best-effort: it is skipped, and the store opens, when another
+    /// connection holds the write lock or a read holds the files lock.
+    private func removeOrphanedExternalFiles() {
         // Without the directory there is nothing to remove, and no need to wait for the write lock.
         guard let external, FileManager.default.fileExists(atPath: external.directory.path) else { return }
-        try pool.write { connection in
-            try connection.inTransaction {
-                let referenced = try referencedExternalFiles(connection)
-                external.withLock(exclusive: true) { external.removeOrphans(referenced: referenced) }
+        pool.write { connection in
+            connection.withoutWaitingForLocks {
+                try? connection.inTransaction {
+                    let referenced = try referencedExternalFiles(connection)
+                    _ = external.withLock(exclusive: true, waits: false) {
+                        external.removeOrphans(referenced: referenced)
+                    }
+                }
             }
         }
     }
 
-    /// The names of the external files the rows refer to.
+    /// The names of the external files the rows refer to, in any column: a property that no longer declares
+    /// `.externalStorage` (changed in the code without a migration) still refers to its files, which must stay.
     private func referencedExternalFiles(_ connection: SQLiteConnection) throws -> Set<String> {
         var referenced: Set<String> = []
-        for entity in entities {
-            for property in entity.storedProperties where property.usesExternalStorage {
+        let prefix = "'" + ExternalDataStore.prefix + "'"
+        // One layout per table: a hierarchy's root's, which holds every column of its table.
+        for table in Set(layouts.values.map(\.tableName)) {
+            guard let layout = layouts[table] else { continue }
+            for column in layout.columns where column.sqlType != "INTEGER" && column.sqlType != "REAL" {
+                let name = quoted(column.name)
                 let sql =
-                    "SELECT \(quoted(property.name)) FROM \(quoted(entity.tableName)) WHERE typeof(\(quoted(property.name))) = 'text'"
+                    "SELECT \(name) FROM \(quoted(layout.tableName)) WHERE typeof(\(name)) = 'text' "
+                    + "AND substr(\(name), 1, length(\(prefix))) = \(prefix)"
                 for row in try connection.statement(sql).rows() {
-                    if let name = ExternalDataStore.fileName(in: row[0]) { referenced.insert(name) }
+                    if let file = ExternalDataStore.fileName(in: row[0]) { referenced.insert(file) }
                 }
             }
         }
