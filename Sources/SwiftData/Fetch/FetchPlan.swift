@@ -226,8 +226,11 @@ struct FetchPlan<T: PersistentModel> {
             pending += subentity.subentities
         }
         var properties = Set(descriptor.propertiesToFetch.compactMap { entity.indexIfPersisted($0) })
+        // A `let` is read back only while its model is made, so it is always read too.
         for property in entity.storedProperties
-        where !property.isRelationship && !properties.contains(property.index) && property.placeholderValue == nil {
+        where !property.isRelationship && !properties.contains(property.index)
+            && (property.placeholderValue == nil || property.isConstant)
+        {
             properties.insert(property.index)
         }
         return properties

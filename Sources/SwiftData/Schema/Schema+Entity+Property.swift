@@ -25,11 +25,15 @@ extension Schema.Entity {
         let usesExternalStorage: Bool
         /// True for attributes stored as a composite (one column per leaf), optional or not.
         let isComposite: Bool
+        /// True for a property declared with `let`: SwiftData stores it at insert and reads it back once, when a
+        /// fetched model is made, so a fetch always reads it.
+        let isConstant: Bool
 
         init(index: Int, metadata: Schema.PropertyMetadata) {
             self.index = index
             self.name = metadata.name
             self.keyPath = metadata.keypath
+            self.isConstant = !Self.isWritable(metadata.keypath)
             let valueType = type(of: metadata.keypath).valueType
             self.valueType = valueType
             self.defaultValue = metadata.defaultValue
@@ -93,6 +97,15 @@ extension Schema.Entity {
         }
 
         var isRelationship: Bool { relationshipInfo != nil }
+
+        /// True when a key path can write its property: a `var` of a class. A persisted `let` cannot be written.
+        private static func isWritable(_ keyPath: AnyKeyPath) -> Bool {
+            func root<Root>(_: Root.Type) -> Bool {
+                func value<Value>(_: Value.Type) -> Bool { keyPath is ReferenceWritableKeyPath<Root, Value> }
+                return _openExistential(type(of: keyPath).valueType, do: value)
+            }
+            return _openExistential(type(of: keyPath).rootType, do: root)
+        }
 
         // MARK: - Relationship Values
 

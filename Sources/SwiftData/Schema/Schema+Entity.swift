@@ -94,6 +94,12 @@ extension Schema {
                 properties.append(Property(index: index, metadata: entry))
             }
             self.storedProperties = properties
+            // A `let` is read back once, while a fetched model is made and before it is in a context: a related model
+            // cannot be found then, and a change through the other side could not reach it afterwards.
+            self.relationshipIssues = properties.filter { $0.isRelationship && $0.isConstant }.map {
+                "\(Schema.entityName(for: modelType)).\($0.name) is a relationship declared with 'let'; declare it "
+                    + "with 'var'"
+            }
             self.indexByKeyPath = Dictionary(uniqueKeysWithValues: properties.map { ($0.keyPath, $0.index) })
             self.keyPathObjects = properties.map(\.keyPath)
             self.indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
