@@ -64,7 +64,7 @@ enum StoreValues {
                 grew = !Set(more).isSubset(of: names)
                 names.formUnion(more)
             }
-            let literals = names.sorted().map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
+            let literals = names.sorted().map(sqlStringLiteral)
             return (root, "\(quotedIdentifier(StoreFile.typeColumn)) IN (\(literals.joined(separator: ", ")))")
         }
         let known = schema.entities.flatMap { [$0.name] + ($0.subentities.map { Array($0.keys) } ?? []) }.sorted()

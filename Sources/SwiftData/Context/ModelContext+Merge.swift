@@ -31,13 +31,7 @@ extension ModelContext {
             return model
         }
         guard !gone.isEmpty else { return }
-        for model in gone {
-            let storage = model.storage
-            detachFromRelatedModels(storage)
-            registered.removeValue(forKey: storage.identifier)
-            storage.isDeleted = true
-            storage.context = nil
-        }
+        for model in gone { removeDeletedModel(model.storage) }
         let goneStorages = Set(gone.map { ObjectIdentifier($0.storage) })
         for model in gone {
             model.storage.changedSlots = []

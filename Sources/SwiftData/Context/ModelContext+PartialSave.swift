@@ -32,11 +32,8 @@ extension ModelContext {
                     deleted.remove(model)
                     changed.remove(model)
                 }
-                detachFromRelatedModels(storage)
-                registered.removeValue(forKey: storage.identifier)
                 deletedIDs.append(storage.identifier)
-                storage.isDeleted = true
-                storage.context = nil
+                removeDeletedModel(storage)
             }
             for (model, key) in zip(changes.inserted, keys) {
                 let storage = model.storage
@@ -44,14 +41,9 @@ extension ModelContext {
                 storage.identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
                 storage.commit()
                 inserted.remove(model)
-                if let previous = registered.insert(storage)?.model, previous !== model {
-                    // An upsert took over a row another model of this context shows: it shows the new values too.
-                    previous.storage.ensureSlots()
-                    storage.ensureSlots()
-                    previous.storage.values.assign(from: storage.values)
-                    previous.storage.commit()
-                    changed.remove(previous)
-                    settled.insert(ObjectIdentifier(previous.storage))
+                if let previous = registered.insert(storage), previous !== storage {
+                    showUpsertedValues(of: storage, in: previous)
+                    settled.insert(ObjectIdentifier(previous))
                 }
                 insertedIDs.append(storage.identifier)
             }

@@ -200,11 +200,8 @@ extension ModelContext {
 
         for model in deletions.models {
             let storage = model.storage
-            detachFromRelatedModels(storage)
-            registered.removeValue(forKey: storage.identifier)
             if storage.isSaved { deletedIDs.append(storage.identifier) }
-            storage.isDeleted = true
-            storage.context = nil
+            removeDeletedModel(storage)
         }
         var hasUnregisteredInserts = false
         for (store, models, keys) in savedInserts {
@@ -231,15 +228,8 @@ extension ModelContext {
                     registered.reserveCapacity(registered.count + models.count)
                     isReserved = true
                 }
-                if let previous = registered.insert(storage)?.model,
-                    previous !== model
-                {
-                    // An upsert: the stored row now holds this model's values; the older instance shows them too.
-                    previous.storage.ensureSlots()
-                    storage.ensureSlots()
-                    previous.storage.values.assign(from: storage.values)
-                    previous.storage.commit()
-                    changed.remove(previous)
+                if let previous = registered.insert(storage), previous !== storage {
+                    showUpsertedValues(of: storage, in: previous)
                 }
             }
         }

@@ -249,6 +249,24 @@ public final class ModelContext {
     }
 
     /// Removes a discarded model from the relationships of the models it is linked to.
+    /// Takes a model whose row is deleted out of the context: out of its related models' relationships and the
+    /// registry, marked deleted and without a context.
+    func removeDeletedModel(_ storage: ModelStorage) {
+        detachFromRelatedModels(storage)
+        registered.removeValue(forKey: storage.identifier)
+        storage.isDeleted = true
+        storage.context = nil
+    }
+
+    /// Another instance of a row an upsert of this save took over: it shows the values just saved, as saved.
+    func showUpsertedValues(of storage: ModelStorage, in previous: ModelStorage) {
+        previous.ensureSlots()
+        storage.ensureSlots()
+        previous.values.assign(from: storage.values)
+        previous.commit()
+        if let model = previous.model { changed.remove(model) }
+    }
+
     func detachFromRelatedModels(_ storage: ModelStorage) {
         guard let model = storage.model else { return }
         for property in storage.entity.storedProperties {

@@ -64,7 +64,7 @@ struct FetchPlan<T: PersistentModel> {
         var query = SQLQuery(whereClause: whereClause?.sql, bindings: whereClause?.bindings ?? [])
         // A subclass's rows share its root's table: keep the rows of the subclass and of its own subclasses.
         if entity.superentityType != nil {
-            let names = entity.hierarchyNames.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
+            let names = entity.hierarchyNames.map(sqlStringLiteral)
             let filter =
                 "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))"
             query.whereClause = query.whereClause.map { "(\($0)) AND \(filter)" } ?? filter

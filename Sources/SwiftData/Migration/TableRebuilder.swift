@@ -102,7 +102,7 @@ struct TableRebuilder {
         for column in layout.columns {
             if column.propertyIndex == SQLiteTableLayout.typeIndex {
                 // The class of each row: kept, or the root's for a table that becomes a hierarchy's.
-                let literal = "'" + entity.name.replacingOccurrences(of: "'", with: "''") + "'"
+                let literal = sqlStringLiteral(entity.name)
                 let hadType = source.columns.contains { $0.name == SQLiteTableLayout.typeColumn }
                 definitions.append("\(quoted(column.name)) TEXT NOT NULL")
                 targets.append(quoted(column.name))
@@ -230,11 +230,10 @@ struct TableRebuilder {
         else { return }
         let formerNames = [property.name, property.schemaProperty.originalName]
         if let former = formerEntity.toManyRelationships, !former.contains(where: formerNames.contains) { return }
-        func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
         let destination = quoted(info.destination.tableName)
         let hadColumn = try count(
-            "SELECT count(*) FROM pragma_table_info(\(literal(info.destination.tableName))) "
-                + "WHERE name = \(literal(column))")
+            "SELECT count(*) FROM pragma_table_info(\(sqlStringLiteral(info.destination.tableName))) "
+                + "WHERE name = \(sqlStringLiteral(column))")
         guard hadColumn > 0 else { return }
         try connection.execute(
             "INSERT OR IGNORE INTO \(quoted(table)) (\"owner\", \"target\") SELECT \(quoted(column)), "

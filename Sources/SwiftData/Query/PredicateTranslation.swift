@@ -245,7 +245,7 @@ struct PredicateTranslation {
         }
         guard desiredEntity.tableName == reference.entity.tableName else { return "0" }
         guard try layout(of: reference.entity).typeColumnPosition != nil else { return "1" }
-        let names = desiredEntity.hierarchyNames.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
+        let names = desiredEntity.hierarchyNames.map(sqlStringLiteral)
         return "(\(qualifier).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", "))))"
     }
 

@@ -157,3 +157,9 @@ func quoted(_ identifier: String) -> String {
     guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
     return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
+
+/// A string as an SQL string literal, in single quotes, for SQL text that names a value it cannot bind (a table's
+/// name given to a pragma, a class name in a `CHECK`).
+package func sqlStringLiteral(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+}

@@ -20,6 +20,7 @@ extension SQLiteSaveWriter {
         /// `UPDATE` statements of one property's columns, by property index, prepared when first needed.
         private var updateStatements: [SQLiteStatement?] = []
         private var updateAllStatement: SQLiteStatement?
+        private var existsStatement: SQLiteStatement?
 
         init(
             layout: SQLiteTableLayout, table: ObjectIdentifier, insert: SQLiteStatement, spotlight: SpotlightIndex?,
@@ -44,6 +45,15 @@ extension SQLiteSaveWriter {
                 updateStatements += repeatElement(nil, count: index + 1 - updateStatements.count)
             }
             updateStatements[index] = statement
+            return statement
+        }
+
+        /// The statement that selects a row by its key: whether it still exists, for changes that update no column.
+        func exists(on connection: SQLiteConnection) throws -> SQLiteStatement {
+            if let existsStatement { return existsStatement }
+            let statement = try connection.statement(
+                "SELECT 1 FROM \(quoted(layout.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) = ?1")
+            existsStatement = statement
             return statement
         }
 

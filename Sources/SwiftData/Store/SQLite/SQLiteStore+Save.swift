@@ -267,13 +267,13 @@ struct SQLiteSaveWriter {
         try noteReplacedExternalFiles(of: storage.entity, keys: SQLiteKeySet(CollectionOfOne(key)), slots: slots)
         if let slots, slots.count == 1, let slot = slots.first {
             guard let statement = try plan.updateStatement(forProperty: slot, on: connection) else {
-                return try checkRowExists(of: storage, key: key)
+                return try checkRowExists(of: storage, key: key, plan: plan)
             }
             try execute(statement, key: key, columnsOf: CollectionOfOne(slot), of: storage)
             return try checkRowWasUpdated(storage)
         }
         if let slots, !slots.contains(where: { layout.columnRangeByProperty[$0] != nil }) {
-            return try checkRowExists(of: storage, key: key)
+            return try checkRowExists(of: storage, key: key, plan: plan)
         }
         // A model holding values it never loaded (attributes a partial fetch left out, relationships of a row a
         // batch could not read) writes only the columns it changed: the others are as stored, and unknown here.
@@ -282,7 +282,7 @@ struct SQLiteSaveWriter {
             return
         }
         guard let statement = try plan.updateAll(on: connection) else {
-            return try checkRowExists(of: storage, key: key)
+            return try checkRowExists(of: storage, key: key, plan: plan)
         }
         try execute(statement, key: key, columnsOf: layout.propertyIndexes, of: storage)
         try checkRowWasUpdated(storage)
@@ -299,9 +299,8 @@ struct SQLiteSaveWriter {
 
     /// Throws when the model's row is gone, for a change that updates no column of it (only links stored in join
     /// tables or on the other side), which would otherwise write links to a row that no longer exists.
-    private func checkRowExists(of storage: ModelStorage, key: Int64) throws {
-        let lookup = try connection.statement(
-            "SELECT 1 FROM \(quoted(storage.entity.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) = ?1")
+    private func checkRowExists(of storage: ModelStorage, key: Int64, plan: EntityPlan) throws {
+        let lookup = try plan.exists(on: connection)
         var parameters = lookup.parameters()
         try parameters.append(.integer(key))
         defer { lookup.reset() }

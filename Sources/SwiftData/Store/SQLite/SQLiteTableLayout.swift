@@ -86,7 +86,7 @@ struct SQLiteTableLayout: Sendable {
         var placeholders = (1...names.count).map { "?\($0)" }
         if typeColumnPosition != nil {
             names.append(quoted(Self.typeColumn))
-            placeholders.append("'" + entity.name.replacingOccurrences(of: "'", with: "''") + "'")
+            placeholders.append(sqlStringLiteral(entity.name))
         }
         self.insertSQL =
             "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
