@@ -12,8 +12,10 @@ enum GenericKeyPathCache {
 
     private static let keyPaths = Locked<[Key: AnyKeyPath]>([:])
 
-    /// How many key paths were made: one per class and property, however often they are read.
-    static var count: Int { keyPaths.withLock { $0.count } }
+    /// How many key paths were made for a class: one per property, however often they are read.
+    static func count(for root: Any.Type) -> Int {
+        keyPaths.withLock { table in table.keys.filter { $0.root == ObjectIdentifier(root) }.count }
+    }
 
     static func keyPath<Root, Value>(
         _ root: Root.Type, property: StaticString, make: () -> KeyPath<Root, Value>

@@ -25,13 +25,13 @@ final class Labelled<Label: Codable & Hashable> {
     @Test func readingAGenericModelMakesItsKeyPathOnce() {
         let model = Labelled(label: 1.5)
         var total = model.label
-        let before = GenericKeyPathCache.count
+        let before = GenericKeyPathCache.count(for: Labelled<Double>.self)
         for _ in 0..<500 {
             total += model.label
             model.label = 1.5
         }
         #expect(total == 1.5 * 501)
-        #expect(GenericKeyPathCache.count == before)
+        #expect(GenericKeyPathCache.count(for: Labelled<Double>.self) == before)
         func labelKeyPath() -> KeyPath<Labelled<Double>, Double> {
             _swiftDataKeyPath(Labelled<Double>.self, "label") { \.label }
         }
