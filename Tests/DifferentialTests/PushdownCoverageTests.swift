@@ -9,7 +9,7 @@ import Testing
     @Test(arguments: differentialSeeds)
     func everyCorpusTemplateTranslatesToSQL(seed: UInt64) throws {
         let population = try Population(seed: seed, people: 1)
-        let store = population.container.stores[0]
+        let store = population.container.sqliteStores[0]
         let entity = Schema.Entity.of(Person.self)
         var random = SeededRandom(seed: seed &* 31)
         for named in PredicateCorpus.templates(&random) {
@@ -21,7 +21,7 @@ import Testing
 
     @Test func sortsRunInSQLExceptKeyPathChains() throws {
         let population = try Population(seed: 1, people: 1)
-        let layout = try #require(population.container.stores[0].layouts["Person"])
+        let layout = try #require(population.container.sqliteStores[0].layouts["Person"])
         let entity = Schema.Entity.of(Person.self)
         let inMemory = sortCorpus.filter { (_, sort) in
             (try? SortTranslation.orderBy(sort, entity: entity, layout: layout)) == nil

@@ -17,9 +17,12 @@ public final class ModelContainer: Sendable {
 
     let orderedConfigurations: [ModelConfiguration]
     /// One store per distinct configuration location.
-    let stores: [SQLiteStore]
+    let stores: [any ModelStore]
     /// The store of each entity, by entity name.
-    let storeByEntity: [String: SQLiteStore]
+    let storeByEntity: [String: any ModelStore]
+    /// True when a relationship's destination is in another store than its owner, so the identifiers a store reads
+    /// for the targets of its links must be given the destination's store (see `located(_:in:)`).
+    let hasLinksAcrossStores: Bool
     private let mainContextStorage = Locked<MainContextBox?>(nil)
     /// Carries each save to the container's other contexts.
     let broadcaster = ChangeBroadcaster()
@@ -71,15 +74,14 @@ public final class ModelContainer: Sendable {
 
         // Configurations at the same location share one store; a configuration that ends up with no entity opens
         // no file, except the first, so that an empty schema still has a store.
-        var stores: [SQLiteStore] = []
-        var storeByEntity: [String: SQLiteStore] = [:]
+        var stores: [any ModelStore] = []
+        var storeByEntity: [String: any ModelStore] = [:]
         var openedLocations: Set<String> = []
         for (index, configuration) in configurations.enumerated()
         where openedLocations.insert(configuration.id).inserted {
             let members = allEntities.filter { configurations[assignment[$0.name]!].id == configuration.id }
             guard !members.isEmpty || index == 0 else { continue }
-            let store = try SQLiteStore(
-                configuration: configuration,
+            let store = try configuration.makeStore(
                 entities: members,
                 version: Self.currentVersion(of: members, schema: givenSchema, plan: migrationPlan),
                 migrationPlan: migrationPlan
@@ -93,6 +95,7 @@ public final class ModelContainer: Sendable {
         self.orderedConfigurations = configurations
         self.stores = stores
         self.storeByEntity = storeByEntity
+        self.hasLinksAcrossStores = Self.hasLinksAcrossStores(allEntities, storeByEntity: storeByEntity)
     }
 
     /// Creates a container for model types (and every type they relate to).
@@ -143,10 +146,10 @@ public final class ModelContainer: Sendable {
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be written, such as one opened with
     ///   `allowsSave: false`; a container with such a store erases none.
     public func erase() throws {
-        if let readOnly = stores.first(where: { !$0.configuration.allowsSave }) {
+        if let readOnly = stores.first(where: { !$0.allowsSave }) {
             throw SwiftDataError(
                 .loadIssueModelContainer,
-                "the store \(readOnly.configuration.name) was opened with allowsSave: false and cannot be erased"
+                "the store \(readOnly.name) was opened with allowsSave: false and cannot be erased"
             )
         }
         for store in stores { try store.deleteAllRows() }
@@ -155,13 +158,14 @@ public final class ModelContainer: Sendable {
     // MARK: - Internal
 
     /// A container over one migration store, for the contexts a custom migration stage runs.
-    init(migrating store: SQLiteStore, schema: Schema) {
+    init(migrating store: any ModelStore, configuration: ModelConfiguration, schema: Schema) {
         self.isMigrationContainer = true
         self.schema = schema
         self.migrationPlan = nil
-        self.orderedConfigurations = [store.configuration]
+        self.orderedConfigurations = [configuration]
         self.stores = [store]
         self.storeByEntity = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, store) })
+        self.hasLinksAcrossStores = false
     }
 
     /// The schema version a store records: the version of the plan's schema whose models are the store's, the
@@ -181,14 +185,43 @@ public final class ModelContainer: Sendable {
     }
 
     /// The store that holds an entity.
-    func store(for entity: Schema.Entity) throws -> SQLiteStore {
+    func store(for entity: Schema.Entity) throws -> any ModelStore {
         guard let store = storeByEntity[entity.name] else { throw SwiftDataError.notInContainerSchema(entity) }
         return store
     }
 
     /// The store with an identifier.
-    func store(identifier: String?) -> SQLiteStore? {
+    func store(identifier: String?) -> (any ModelStore)? {
         stores.first { $0.identifier == identifier }
+    }
+
+    /// An identifier a store read for a target of one of its links, naming the store that holds the target's
+    /// entity: a store names itself in the identifiers it reads.
+    func located(_ target: PersistentIdentifier, in destination: Schema.Entity) -> PersistentIdentifier {
+        guard hasLinksAcrossStores, let store = storeByEntity[destination.name],
+            target.storeIdentifier != store.identifier
+        else { return target }
+        return target.inStore(store.identifier)
+    }
+
+    /// A relationship slot's stored state as a store read it, with its target located (see `located(_:in:)`).
+    func locatingTarget(of state: Any, property: Schema.Entity.Property) -> Any {
+        guard hasLinksAcrossStores, let fault = state as? ModelStorage.ToOneFault, let target = fault.target,
+            let destination = property.relationshipInfo?.destination
+        else { return state }
+        return ModelStorage.ToOneFault(target: located(target, in: destination))
+    }
+
+    /// True when some relationship's destination is in another store than its owner.
+    private static func hasLinksAcrossStores(
+        _ entities: [Schema.Entity], storeByEntity: [String: any ModelStore]
+    ) -> Bool {
+        entities.contains { entity in
+            entity.storedProperties.contains { property in
+                guard let destination = property.relationshipInfo?.destination else { return false }
+                return storeByEntity[destination.name] !== storeByEntity[entity.name]
+            }
+        }
     }
 }
 

@@ -2,50 +2,50 @@
 ///
 /// Loading a model only to delete it cost 25 times what deleting its row costs. When no delete rule of the entity
 /// needs the models (no `.cascade` or `.deny` relationship) and the predicate runs in SQL, the context keeps the
-/// matching rows' keys instead. Until the save, fetches leave those rows out in SQL, and a row that is loaded
+/// matching rows' identifiers instead. Until the save, fetches leave those rows out in SQL, and a row that is loaded
 /// anyway (through a relationship, say) becomes an ordinary pending deletion of its model.
 struct BatchDeletions {
-    private var byEntity: [String: (entity: Schema.Entity, keys: Set<Int64>)] = [:]
-    /// The keys of each entity in the form a fetch leaves them out with, made when a fetch first needs them after
-    /// a change: every fetch of the entity until the save needs the same.
-    private var keySets: [String: SQLiteKeySet] = [:]
+    private var byEntity: [String: (entity: Schema.Entity, identifiers: Set<PersistentIdentifier>)] = [:]
+    /// The identifiers of each entity as the rows a read leaves out, made when a fetch first needs them after a
+    /// change: every fetch of the entity until the save needs the same.
+    private var excluded: [String: ExcludedRows] = [:]
 
     var isEmpty: Bool { byEntity.isEmpty }
 
-    /// The deleted keys of an entity as a key set, or nil when it has none.
-    mutating func keySet(of entity: Schema.Entity) -> SQLiteKeySet? {
-        if let cached = keySets[entity.name] { return cached }
-        guard let keys = byEntity[entity.name]?.keys else { return nil }
-        let keySet = SQLiteKeySet(keys)
-        keySets[entity.name] = keySet
-        return keySet
+    /// The deleted rows of an entity, for a read to leave out, or nil when it has none.
+    mutating func excludedRows(of entity: Schema.Entity) -> ExcludedRows? {
+        if let cached = excluded[entity.name] { return cached }
+        guard let identifiers = byEntity[entity.name]?.identifiers else { return nil }
+        let rows = ExcludedRows(identifiers)
+        excluded[entity.name] = rows
+        return rows
     }
 
-    /// Every entity with deleted keys, with its keys in ascending order.
-    var all: [(entity: Schema.Entity, keys: [Int64])] {
-        byEntity.values.map { ($0.entity, $0.keys.sorted()) }
+    /// Every entity with deleted rows, with their identifiers in ascending order.
+    var all: [(entity: Schema.Entity, identifiers: [PersistentIdentifier])] {
+        byEntity.values.map { ($0.entity, $0.identifiers.sorted()) }
     }
 
-    mutating func add(_ keys: some Collection<Int64>, of entity: Schema.Entity) {
-        // Sized once: growing the set for 50,000 keys rehashed it a dozen times.
-        byEntity[entity.name, default: (entity, [])].keys.reserveCapacity(
-            (byEntity[entity.name]?.keys.count ?? 0) + keys.count)
-        byEntity[entity.name, default: (entity, [])].keys.formUnion(keys)
-        keySets[entity.name] = nil
+    mutating func add(_ identifiers: some Collection<PersistentIdentifier>, of entity: Schema.Entity) {
+        // Sized once: growing the set for 50,000 identifiers rehashed it a dozen times.
+        byEntity[entity.name, default: (entity, [])].identifiers.reserveCapacity(
+            (byEntity[entity.name]?.identifiers.count ?? 0) + identifiers.count)
+        byEntity[entity.name, default: (entity, [])].identifiers.formUnion(identifiers)
+        excluded[entity.name] = nil
     }
 
-    /// Takes a key back (its row was loaded, or the deletion was undone); true when it was there.
+    /// Takes a row back (it was loaded, or the deletion was undone); true when it was there.
     @discardableResult
-    mutating func remove(_ key: Int64, of entity: Schema.Entity) -> Bool {
-        guard byEntity[entity.name]?.keys.remove(key) != nil else { return false }
-        if byEntity[entity.name]?.keys.isEmpty == true { byEntity[entity.name] = nil }
-        keySets[entity.name] = nil
+    mutating func remove(_ identifier: PersistentIdentifier, of entity: Schema.Entity) -> Bool {
+        guard byEntity[entity.name]?.identifiers.remove(identifier) != nil else { return false }
+        if byEntity[entity.name]?.identifiers.isEmpty == true { byEntity[entity.name] = nil }
+        excluded[entity.name] = nil
         return true
     }
 
     mutating func removeAll() {
         byEntity = [:]
-        keySets = [:]
+        excluded = [:]
     }
 }
 
@@ -65,28 +65,26 @@ extension ModelContext {
         var descriptor = FetchDescriptor<T>(predicate: predicate)
         descriptor.allowsInMemoryEvaluation = false
         guard let plan = try? FetchPlan(descriptor: descriptor, context: self), !plan.includesPending,
-            let keys = try? plan.primaryKeys()
+            let identifiers = try? plan.storedIdentifiers()
         else { return false }
-        var unloaded: [Int64] = []
+        var unloaded: [PersistentIdentifier] = []
         if registered.count == 0 {
             // No model of the context is in memory: every row is deleted without one.
-            unloaded = keys
+            unloaded = identifiers
         } else {
-            for key in keys {
-                let identifier = plan.store.identifier(entityName: entity.name, primaryKey: key)
+            for identifier in identifiers {
                 if let model = registered[identifier]?.model {
                     delete(model)
                 } else {
-                    unloaded.append(key)
+                    unloaded.append(identifier)
                 }
             }
         }
         guard !unloaded.isEmpty else { return true }
         batchDeletions.add(unloaded, of: entity)
         undoManager?.registerUndo(withTarget: self) { context in
-            for key in unloaded where !context.batchDeletions.remove(key, of: entity) {
+            for identifier in unloaded where !context.batchDeletions.remove(identifier, of: entity) {
                 // The row was loaded since, and its model deleted the usual way: bring the model back.
-                let identifier = plan.store.identifier(entityName: entity.name, primaryKey: key)
                 if let model = context.registered[identifier]?.model { context.insertModel(model) }
             }
         }

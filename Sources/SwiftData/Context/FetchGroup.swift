@@ -1,21 +1,21 @@
-/// The rows one fetch returned, by primary key, so that loading a relationship of one of its models loads it for
+/// The rows one fetch returned, by identifier, so that loading a relationship of one of its models loads it for
 /// the next models of the same fetch too.
 ///
 /// Walking fetched models and reading a relationship of each is the common pattern; loading it model by model
 /// runs one query per model (501 queries for 500 trips and their items). When a model's relationship is first
 /// read, the context loads that relationship for it and for up to `batchSize - 1` models that follow it in its
-/// fetch and are still in memory with the relationship not loaded, in one query. The group holds keys, not
+/// fetch and are still in memory with the relationship not loaded, in one query. The group holds identifiers, not
 /// models, so it keeps no model alive.
 final class FetchGroup {
     /// How many models one lazy load serves at most.
     static let batchSize = 100
 
     let entity: Schema.Entity
-    let keys: [Int64]
+    let identifiers: [PersistentIdentifier]
 
-    init(entity: Schema.Entity, keys: [Int64]) {
+    init(entity: Schema.Entity, identifiers: [PersistentIdentifier]) {
         self.entity = entity
-        self.keys = keys
+        self.identifiers = identifiers
     }
 }
 
@@ -49,15 +49,12 @@ extension ModelContext {
     private func fetchGroupBatch(of storage: ModelStorage, needing property: Schema.Entity.Property)
         -> [ModelStorage]
     {
-        guard let group = storage.fetchGroup, group.entity === storage.entity,
-            let store = try? container.store(for: storage.entity)
-        else { return [storage] }
+        guard let group = storage.fetchGroup, group.entity === storage.entity else { return [storage] }
         var batch = [storage]
         let start = storage.fetchGroupIndex + 1
         // The models after this one, skipping released ones and those that loaded the relationship already, up to
         // a few batches' worth of positions so that a mostly released fetch is not scanned to its end every time.
-        for key in group.keys[min(start, group.keys.count)...].prefix(FetchGroup.batchSize * 4) {
-            let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
+        for identifier in group.identifiers[min(start, group.identifiers.count)...].prefix(FetchGroup.batchSize * 4) {
             guard let sibling = registered[identifier], sibling.entity === storage.entity else {
                 continue
             }

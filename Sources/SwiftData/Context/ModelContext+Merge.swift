@@ -44,44 +44,45 @@ extension ModelContext {
     /// identifiers of those whose rows a successful read did not find.
     @discardableResult
     private func refreshRegisteredModels(_ identifiers: [PersistentIdentifier]) -> [PersistentIdentifier] {
-        var byEntity: [String: [Int64]] = [:]
+        var byEntity: [String: [PersistentIdentifier]] = [:]
         for identifier in identifiers {
-            guard let model = registered[identifier]?.model, !model.storage.hasChanges,
-                let key = identifier.primaryKey
+            guard let model = registered[identifier]?.model, !model.storage.hasChanges, !identifier.isTemporary
             else { continue }
-            byEntity[identifier.entityName, default: []].append(key)
+            byEntity[identifier.entityName, default: []].append(identifier)
         }
         var vanished: [PersistentIdentifier] = []
-        for (entityName, keys) in byEntity {
+        for (entityName, identifiers) in byEntity {
             guard let entity = container.schema.entitiesByName[entityName],
                 let store = try? container.store(for: entity)
             else { continue }
-            let condition = SQLiteKeySet(keys).condition(on: quoted(SQLiteTableLayout.primaryKey))
-            let query = SQLQuery(whereClause: condition.sql, bindings: condition.bindings)
-            guard let rows = try? store.fetchRows(entity: entity, query: query) else { continue }
-            let layout = store.layouts[entity.name]!
-            for row in rows {
-                guard let model = try? materialize(row, entity: entity, store: store, layout: layout) else { continue }
-                model.storage.resetRelationshipsToStored(from: row, layout: layout, context: self)
-            }
-            let found = Set(rows.map(\.primaryKey))
-            vanished += keys.filter { !found.contains($0) }.map {
-                store.identifier(entityName: entityName, primaryKey: $0)
-            }
+            let request = StoreReadRequest(entity: entity, selection: .identifiers(identifiers))
+            guard let found = try? refreshModels(request, in: store) else { continue }
+            vanished += identifiers.filter { !found.contains($0) }
         }
         return vanished
+    }
+
+    /// Refreshes the models of the rows a read selects, relationships included, and returns the rows' identifiers.
+    private func refreshModels<Store: ModelStore>(_ request: StoreReadRequest, in store: Store) throws
+        -> Set<PersistentIdentifier>
+    {
+        var rows: [Store.Row] = []
+        try store.readRows(request) { rows.append($0.retained()) }
+        for row in rows {
+            guard let model = try? materialize(row) else { continue }
+            model.storage.resetRelationshipsToStored(from: row, context: self)
+        }
+        return Set(rows.map(\.identifier))
     }
 }
 
 extension ModelStorage {
     /// Makes relationship slots that have no unsaved change read their stored state again on next access.
-    final func resetRelationshipsToStored(from row: FetchedRow, layout: SQLiteTableLayout, context: ModelContext) {
+    final func resetRelationshipsToStored(from row: some StoreRow, context: ModelContext) {
         for property in entity.storedProperties where property.isRelationship && !changedSlots.contains(property.index)
         {
-            let fresh =
-                (try? context.storedRelationship(property, layout: layout) { row.values[$0] })
-                ?? ToOneFault(target: nil)
-            setObserved(property.index, fresh)
+            let stored = (try? row.value(of: property)) ?? ToOneFault(target: nil)
+            setObserved(property.index, context.container.locatingTarget(of: stored, property: property))
         }
     }
 }

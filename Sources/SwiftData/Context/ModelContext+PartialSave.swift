@@ -1,7 +1,8 @@
 internal import Foundation
 
-/// One store's committed part of a save: the store, the changes it wrote, and the key of each inserted model.
-typealias CommittedStoreChanges = (store: SQLiteStore, changes: StoreChanges, keys: [Int64])
+/// One store's committed part of a save: the store's save, which knows each inserted model's identifier, and the
+/// changes it wrote.
+typealias CommittedStoreChanges = (save: any StoreSave, changes: StoreChanges)
 
 /// A save over several stores of which some committed and then another's commit failed (an I/O error, say):
 /// every store wrote its part, so nothing refused the changes, but the stores now differ from what one whole save
@@ -25,7 +26,7 @@ extension ModelContext {
         // Models that become changed below only because a deleted model leaves their relationships: the stores
         // cleared those references as they deleted its row, so such a change is saved already.
         let changedBefore = Set(changed.models.map { ObjectIdentifier($0) })
-        for (store, changes, keys) in committed {
+        for (save, changes) in committed {
             for storage in changes.deleted {
                 settled.insert(ObjectIdentifier(storage))
                 if let model = storage.model {
@@ -35,10 +36,10 @@ extension ModelContext {
                 deletedIDs.append(storage.identifier)
                 removeDeletedModel(storage)
             }
-            for (model, key) in zip(changes.inserted, keys) {
+            for (position, model) in changes.inserted.enumerated() {
                 let storage = model.storage
                 guard !storage.isDeleted, !deletions.contains(model) else { continue }
-                storage.identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
+                storage.identifier = save.identifierOfInserted(at: position, entity: storage.entity)
                 storage.commit()
                 inserted.remove(model)
                 if let previous = registered.insert(storage), previous !== storage {
@@ -53,9 +54,9 @@ extension ModelContext {
                 if let model = storage.model { changed.remove(model) }
                 updatedIDs.append(storage.identifier)
             }
-            for (entity, keys) in changes.deletedRows {
-                for key in keys { batchDeletions.remove(key, of: entity) }
-                deletedIDs += keys.map { store.identifier(entityName: entity.name, primaryKey: $0) }
+            for (entity, identifiers) in changes.deletedRows {
+                for identifier in identifiers { batchDeletions.remove(identifier, of: entity) }
+                deletedIDs += identifiers
             }
         }
         for model in changed.models where !changedBefore.contains(ObjectIdentifier(model)) {

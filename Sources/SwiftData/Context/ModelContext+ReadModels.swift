@@ -1,110 +1,149 @@
 extension ModelContext {
-    /// The models of the rows a query selects, in order, with the rows' keys: the models this context holds,
-    /// refreshed as `materialize(_:entity:store:)` refreshes them, and new models for the other rows. A query with
-    /// `properties` reads only those properties' columns (and every to-one relationship's).
+    /// The models of the rows a read selects, in order: the models this context holds, refreshed as
+    /// `materialize(_:)` refreshes them, and new models for the other rows.
     ///
-    /// For an entity whose rows decode without code of the app (`Schema.Entity.decodesPlainly(in:)`), reading
-    /// every column, a row that no model holds is decoded straight from SQLite into its new model's slots while
-    /// the statement is on it, with no copy of its values in between: that runs no code of the app, which must not
-    /// run while the read holds the store's connection. A held model's refresh notifies its observers, so it waits
-    /// until the read is over, and until every new model is registered: an observer that fetches finds them rather
-    /// than making second models of the same rows. Other reads keep every row's values, then make the models.
+    /// A row that no model holds is decoded into its new model's slots as the store hands it over, with no copy of
+    /// its values in between (a store hands rows over during its read only when decoding runs no code of the app,
+    /// which must not run while the store is busy). A held model's refresh notifies its observers, so it waits until
+    /// the read is over, and until every new model is registered: an observer that fetches finds them rather than
+    /// making second models of the same rows.
     ///
-    /// With `alsoReading`, the result also has each row's value at that column position, in order.
-    ///
-    /// - Throws: like `materialize(_:entity:store:)`; a row that fails to decode leaves no new model registered.
+    /// - Throws: what the store throws; a row that fails to decode leaves no new model registered.
+    func readModels(_ request: StoreReadRequest, from store: any ModelStore) throws -> [any PersistentModel] {
+        try readModels(request, in: store, alsoReading: nil).models
+    }
+
+    /// `readModels(_:from:)`, with each row's stored state of a to-one relationship: the identifier of the target
+    /// the row names, whatever unsaved change its model holds.
     func readModels(
-        of entity: Schema.Entity, store: SQLiteStore, layout: SQLiteTableLayout, query: SQLQuery,
-        properties: Set<Int>? = nil, alsoReading column: Int? = nil
-    ) throws -> (keys: [Int64], models: [any PersistentModel], columnValues: [SQLiteValue]) {
-        if properties != nil { holdsUnfetchedAttributes = true }
-        guard properties == nil, entity.decodesPlainly(in: layout) else {
-            let rows = try store.fetchRows(entity: entity, query: query, properties: properties)
-            // Into a context that holds no model, every row's model is new: the rows have distinct keys.
-            let isUnregistered = registered.count == 0
-            reserveRegistrations(rows.count)
-            let models = try rows.map {
-                try materialize($0, entity: entity, store: store, layout: layout, isUnregistered: isUnregistered)
-            }
-            return (rows.map(\.primaryKey), models, column.map { column in rows.map { $0.values[column] } } ?? [])
-        }
+        _ request: StoreReadRequest, from store: any ModelStore, withStoredTargetsOf property: Schema.Entity.Property
+    ) throws -> (models: [any PersistentModel], targets: [PersistentIdentifier?]) {
+        try readModels(request, in: store, alsoReading: property)
+    }
+
+    private func readModels<Store: ModelStore>(
+        _ request: StoreReadRequest, in store: Store, alsoReading toOne: Schema.Entity.Property?
+    ) throws -> (models: [any PersistentModel], targets: [PersistentIdentifier?]) {
+        if request.properties != nil { holdsUnfetchedAttributes = true }
         let holdsModels = registered.count > 0
-        var keys: [Int64] = []
-        var columnValues: [SQLiteValue] = []
+        let registrationsBefore = registered.registrations
+        var identifiers: [PersistentIdentifier] = []
+        var targets: [PersistentIdentifier?] = []
         // The slots of the new models, in order, and the rows of held models with their positions.
-        var newSlots: [ModelSlots] = []
-        var heldRows: [(position: Int, row: FetchedRow)] = []
+        var newModels: [(entity: Schema.Entity, slots: ModelSlots)] = []
+        var heldRows: [(position: Int, row: Store.Row)] = []
         do {
-            try store.forEachRow(entity: entity, query: query) { row in
-                let key = row.primaryKey
-                if let column { columnValues.append(row[column]) }
-                if holdsModels, registered[store.identifier(entityName: entity.name, primaryKey: key)] != nil {
-                    let values = (0..<layout.columns.count).map { row[$0] }
-                    heldRows.append((keys.count, FetchedRow(primaryKey: key, values: RowValues(values))))
-                } else {
-                    newSlots.append(try self.newSlots(of: entity, layout: layout) { row[$0] })
+            try store.readRows(request) { row in
+                let identifier = row.identifier
+                if let toOne {
+                    // A row of a subclass numbers its properties its own way.
+                    let own = row.entity === request.entity ? toOne : row.entity.property(named: toOne.name) ?? toOne
+                    let stored = container.locatingTarget(of: try row.value(of: own), property: own)
+                    targets.append((stored as? ModelStorage.ToOneFault)?.target)
                 }
-                keys.append(key)
+                if holdsModels, registered[identifier] != nil {
+                    heldRows.append((identifiers.count, row.retained()))
+                } else {
+                    newModels.append((row.entity, try newSlots(of: row)))
+                }
+                identifiers.append(identifier)
             }
         } catch {
-            for var slots in newSlots { slots.release() }
+            for var new in newModels { new.slots.release() }
             throw error
         }
-        // Nothing registered these rows' models since the read looked: no code of the app has run.
-        reserveRegistrations(newSlots.count)
-        func newModel(_ key: Int64, _ slots: ModelSlots) -> any PersistentModel {
+        // Unless decoding ran code of the app that registered models, the rows found unregistered still are.
+        let isUnregistered = registered.registrations == registrationsBefore
+        reserveRegistrations(newModels.count)
+        func newModel(_ identifier: PersistentIdentifier, _ new: (entity: Schema.Entity, slots: ModelSlots))
+            -> any PersistentModel
+        {
             registerNewModel(
-                entity: entity, primaryKey: key, identifier: store.identifier(entityName: entity.name, primaryKey: key),
-                slots: slots, isUnregistered: true)
+                entity: new.entity, identifier: identifier, slots: new.slots, isUnregistered: isUnregistered)
         }
-        guard !heldRows.isEmpty else { return (keys, zip(keys, newSlots).map(newModel), columnValues) }
-        var models: [(any PersistentModel)?] = Array(repeating: nil, count: keys.count)
-        var nextNew = newSlots.startIndex
+        guard !heldRows.isEmpty else { return (zip(identifiers, newModels).map(newModel), targets) }
+        var models: [(any PersistentModel)?] = Array(repeating: nil, count: identifiers.count)
+        var nextNew = newModels.startIndex
         var nextHeld = heldRows.startIndex
-        for position in keys.indices {
+        for position in identifiers.indices {
             if nextHeld < heldRows.endIndex, heldRows[nextHeld].position == position {
                 nextHeld += 1
             } else {
-                models[position] = newModel(keys[position], newSlots[nextNew])
+                models[position] = newModel(identifiers[position], newModels[nextNew])
                 nextNew += 1
             }
         }
         for (position, row) in heldRows {
-            models[position] = try materialize(row, entity: entity, store: store, layout: layout)
+            models[position] = try materialize(row)
         }
-        return (keys, models.map { $0! }, columnValues)
+        return (models.map { $0! }, targets)
     }
 
-    /// The slots of a new model of a row, whose column values `column` gives by position in the entity's
-    /// layout: each attribute decoded from its columns, each relationship in its stored state. An attribute that
-    /// `loadedProperties` leaves out is marked not fetched.
+    /// The slots of a new model of a row: each attribute's value, each relationship in its stored state.
     ///
-    /// - Throws: like `materialize(_:entity:store:)`.
-    func newSlots(
-        of entity: Schema.Entity, layout: SQLiteTableLayout, loadedProperties: Set<Int>? = nil,
-        column: (Int) -> SQLiteValue
-    ) throws -> ModelSlots {
-        try ModelSlots(count: entity.storedProperties.count) { index -> Any in
+    /// - Throws: what the row throws for a value that does not fit its property.
+    func newSlots(of row: some StoreRow) throws -> ModelSlots {
+        let entity = row.entity
+        return try ModelSlots(count: entity.storedProperties.count) { index -> Any in
             let property = entity.storedProperties[index]
-            if property.isRelationship { return try storedRelationship(property, layout: layout, column: column) }
-            guard let range = layout.columnRangeByProperty[index] else { return property.unstoredValue }
-            guard loadedProperties?.contains(index) ?? true else { return ModelStorage.NotFetched() }
-            // One column, the common case, is decoded without an array of it.
-            if range.count == 1 { return try decode(column(range.lowerBound), property: property, entity: entity) }
-            return try decode(ArraySlice(range.map(column)), property: property, entity: entity)
+            let value = try row.value(of: property)
+            guard container.hasLinksAcrossStores, property.isRelationship else { return value }
+            return container.locatingTarget(of: value, property: property)
         }
     }
-}
 
-extension Schema.Entity {
-    /// True when a row of the entity decodes without code of the app and without reading files: no attribute has
-    /// a type whose decoding the app wrote (`ValueCodec.decodesWithoutAppCode`) or keeps its value in external
-    /// storage, and the table holds no other entity's rows (no type column says which class a row is).
-    func decodesPlainly(in layout: SQLiteTableLayout) -> Bool {
-        layout.typeColumnPosition == nil
-            && storedProperties.allSatisfy { property in
-                property.isRelationship
-                    || (!property.usesExternalStorage && (property.codec?.decodesWithoutAppCode ?? true))
+    /// The registered model for a row, refreshed with the row's values when it has no unsaved changes, or a new
+    /// model registered with this context.
+    ///
+    /// - Throws: what the row throws for a value that does not fit its property.
+    func materialize(_ row: some StoreRow) throws -> any PersistentModel {
+        let entity = row.entity
+        if let existing = registered[row.identifier]?.model {
+            let storage = existing.storage
+            // Each value is set inside `withMutation`, whose observers run before the value changes. One that
+            // fetches the model again would refresh it again from the same row, notify itself again, and so on
+            // until the stack overflows: a model being refreshed is left to the refresh in progress.
+            if !storage.hasChanges && !storage.isDeleted && !storage.isRefreshing {
+                storage.isRefreshing = true
+                defer { storage.isRefreshing = false }
+                for property in entity.storedProperties where row.holdsValue(of: property) {
+                    let value = try row.value(of: property)
+                    if !isSameStoredValue(storage.values[property.index], value, codec: property.codec) {
+                        storage.setObserved(property.index, value)
+                    }
+                }
             }
+            return existing
+        }
+        return registerNewModel(
+            entity: entity, identifier: row.identifier, slots: try newSlots(of: row), isUnregistered: false)
+    }
+
+    /// Makes the model of a row whose values are in `slots`, and registers it with this context. `isUnregistered`
+    /// tells that no model of the row is registered, so the registry need not be searched.
+    func registerNewModel(
+        entity: Schema.Entity, identifier: PersistentIdentifier, slots: ModelSlots, isUnregistered: Bool
+    ) -> any PersistentModel {
+        let (model, storage) = entity.makeModel(identifier: identifier, slots: slots)
+        storage.context = self
+        if isUnregistered { registered.insertNew(storage) } else { registered.insert(storage) }
+        // A row deleted without loading its model becomes an ordinary pending deletion once its model exists.
+        if !batchDeletions.isEmpty, batchDeletions.remove(identifier, of: entity) {
+            storage.isDeleted = true
+            deleted.append(model)
+        }
+        return model
+    }
+
+    /// True when two values of an attribute store the same way, so replacing one with the other changes nothing.
+    private func isSameStoredValue(_ current: Any, _ new: Any, codec: ValueCodec?) -> Bool {
+        guard let codec, !(current is ModelStorage.NotFetched), !(current is ModelStorage.Unset) else { return false }
+        return (try? codec.encodeColumns(current)) == (try? codec.encodeColumns(new))
+    }
+
+    /// Makes room for `count` registrations at once, so a large fetch does not rehash the registry again and again.
+    func reserveRegistrations(_ count: Int) {
+        guard count > 1 else { return }
+        registered.reserveCapacity(registered.count + count)
     }
 }

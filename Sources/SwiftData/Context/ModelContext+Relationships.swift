@@ -1,34 +1,36 @@
 extension ModelContext {
     // MARK: - Internal
 
-    /// The models a relationship of a saved model refers to, read in one query for the related rows (two for a
-    /// join table or a foreign key on this side).
+    /// The models a relationship of a saved model refers to, read in one query for the related rows (two for
+    /// links the related rows do not hold).
     func loadRelatedModels(of storage: ModelStorage, property: Schema.Entity.Property) -> [any PersistentModel] {
-        guard let key = storage.identifier.primaryKey else { return [] }
-        let groups = try? relatedModels(ownerKeys: [key], property: property, ownerEntity: storage.entity)
-        return groups?[key] ?? []
+        guard !storage.identifier.isTemporary else { return [] }
+        let identifier = storage.identifier
+        let groups = try? relatedModels(owners: [identifier], property: property, ownerEntity: storage.entity)
+        return groups?[identifier] ?? []
     }
 
-    /// Loads one relationship of many models at once (prefetching): one query per 1,000 owners (two for a join
-    /// table), or one in all for a to-one relationship whose foreign key the owners hold.
+    /// Loads one relationship of many models at once (prefetching): one query per 1,000 owners (two where the
+    /// related rows do not hold the links), or one in all for a to-one relationship whose target the owners' rows
+    /// name.
     func prefetch(_ property: Schema.Entity.Property, of storages: [ModelStorage]) throws {
         guard let info = property.relationshipInfo else { return }
         let pending = storages.filter {
-            $0.identifier.primaryKey != nil && $0.isUnloadedRelationship(at: property.index)
+            !$0.identifier.isTemporary && $0.isUnloadedRelationship(at: property.index)
         }
         guard !pending.isEmpty else { return }
-        if case .foreignKey = info.storage {
-            // The keys are already in the owners' rows: the targets load in one query, and each owner's fault is
+        if !info.isToMany, pending.allSatisfy({ $0.values[property.index] is ModelStorage.ToOneFault }) {
+            // The targets are already named in the owners' rows: they load in one query, and each owner's fault is
             // replaced by its target (the registry alone would not keep the targets alive until they are read).
             let faults = pending.map { ($0, $0.values[property.index] as? ModelStorage.ToOneFault) }
-            let targets = try modelsByKey(
-                of: info.destination, primaryKeys: Set(faults.compactMap { $0.1?.target?.primaryKey }))
+            let targets = try modelsByIdentifier(
+                of: info.destination, identifiers: Set(faults.compactMap { $0.1?.target }))
             for case (let storage, let fault?) in faults {
-                guard let key = fault.target?.primaryKey else {
+                guard let target = fault.target else {
                     storage.fillRelationship(at: property.index, with: [])
                     continue
                 }
-                if let target = targets[key] { storage.fillRelationship(at: property.index, with: [target]) }
+                if let model = targets[target] { storage.fillRelationship(at: property.index, with: [model]) }
             }
             return
         }
@@ -40,12 +42,12 @@ extension ModelContext {
         while start < pending.endIndex {
             let batch = pending[start..<min(start + Self.prefetchBatchSize, pending.endIndex)]
             let groups = try relatedModels(
-                ownerKeys: batch.compactMap(\.identifier.primaryKey),
+                owners: batch.map(\.identifier),
                 property: property,
                 ownerEntity: batch[start].entity
             )
             for storage in batch {
-                storage.fillRelationship(at: property.index, with: groups[storage.identifier.primaryKey!] ?? [])
+                storage.fillRelationship(at: property.index, with: groups[storage.identifier] ?? [])
             }
             start = batch.endIndex
         }
@@ -54,105 +56,70 @@ extension ModelContext {
     /// How many owners' related models a prefetch reads in one query.
     static let prefetchBatchSize = 1_000
 
-    /// The related models of several owners, grouped by owner key and ordered by the related models' keys.
+    /// The related models of several owners, grouped by owner and ordered by the related models' identifiers.
     func relatedModels(
-        ownerKeys: [Int64],
+        owners: [PersistentIdentifier],
         property: Schema.Entity.Property,
         ownerEntity: Schema.Entity
-    ) throws -> [Int64: [any PersistentModel]] {
+    ) throws -> [PersistentIdentifier: [any PersistentModel]] {
         guard let info = property.relationshipInfo else { return [:] }
         let destination = info.destination!
-        let destinationStore = try container.store(for: destination)
-        let ownerStore = try container.store(for: ownerEntity)
-        let owners = SQLiteKeySet(ownerKeys)
-        var groups: [Int64: [any PersistentModel]] = [:]
-
-        switch info.storage {
-        case .inverseForeignKey(let column):
-            let layout = destinationStore.layouts[destination.name]!
-            guard let inverse = info.inverse, let position = layout.columnRangeByProperty[inverse.index]?.lowerBound
-            else { return [:] }
-            let condition = owners.condition(on: quoted(column))
-            let query = SQLQuery(
-                whereClause: condition.sql, bindings: condition.bindings, orderBy: quoted(SQLiteTableLayout.primaryKey))
+        var groups: [PersistentIdentifier: [any PersistentModel]] = [:]
+        if info.linksLiveInTargets, let inverse = info.inverse {
+            // Each related row names its owner: read the rows that name one of these owners.
+            var request = StoreReadRequest(entity: destination, selection: .related(through: inverse, owners: owners))
+            request.ordersByIdentifier = true
             let read = try readModels(
-                of: destination, store: destinationStore, layout: layout, query: query, alsoReading: position)
-            for (owner, model) in zip(read.columnValues, read.models) {
-                guard case .integer(let owner) = owner, !model.storage.isDeleted else { continue }
+                request, from: try container.store(for: destination), withStoredTargetsOf: inverse)
+            for (model, owner) in zip(read.models, read.targets) where !model.storage.isDeleted {
+                guard let owner else { continue }
                 groups[owner, default: []].append(model)
             }
-        case .joinTable(let table, let ownerColumn, let targetColumn):
-            let condition = owners.condition(on: quoted(ownerColumn))
-            let sql =
-                "SELECT \(quoted(ownerColumn)), \(quoted(targetColumn)) FROM \(quoted(table)) "
-                + "WHERE \(condition.sql) ORDER BY \(quoted(ownerColumn)), \(quoted(targetColumn))"
-            let pairs = try ownerStore.keyPairs(sql, condition.bindings, entityName: ownerEntity.name)
-            try group(pairs, into: &groups, destination: destination)
-        case .foreignKey(let column):
-            let condition = owners.condition(on: quoted(SQLiteTableLayout.primaryKey))
-            let sql =
-                "SELECT \(quoted(SQLiteTableLayout.primaryKey)), \(quoted(column)) FROM \(quoted(ownerEntity.tableName)) "
-                + "WHERE \(condition.sql) AND \(quoted(column)) IS NOT NULL"
-            let pairs = try ownerStore.keyPairs(sql, condition.bindings, entityName: ownerEntity.name)
-            try group(pairs, into: &groups, destination: destination)
+            return groups
+        }
+        let links = try container.store(for: ownerEntity).links(of: property, owner: ownerEntity, owners: owners)
+        let targets = links.map { container.located($0.target, in: destination) }
+        let byIdentifier = try modelsByIdentifier(of: destination, identifiers: Set(targets))
+        for (link, target) in zip(links, targets) {
+            if let model = byIdentifier[target] { groups[link.owner, default: []].append(model) }
         }
         return groups
     }
 
-    private func group(
-        _ pairs: [(Int64, Int64)],
-        into groups: inout [Int64: [any PersistentModel]],
-        destination: Schema.Entity
-    ) throws {
-        let byKey = try modelsByKey(of: destination, primaryKeys: Set(pairs.map(\.1)))
-        for (owner, target) in pairs {
-            if let model = byKey[target] { groups[owner, default: []].append(model) }
-        }
+    /// The models with the given identifiers, in that order, reading unregistered ones in one query.
+    func models(of entity: Schema.Entity, identifiers: [PersistentIdentifier]) throws -> [any PersistentModel] {
+        let byIdentifier = try modelsByIdentifier(of: entity, identifiers: identifiers)
+        return identifiers.compactMap { byIdentifier[$0] }
     }
 
-    /// The models of an entity with the given keys, in that order, reading unregistered ones in one query.
-    func models(of entity: Schema.Entity, primaryKeys: [Int64]) throws -> [any PersistentModel] {
-        let byKey = try modelsByKey(of: entity, primaryKeys: primaryKeys)
-        return primaryKeys.compactMap { byKey[$0] }
-    }
-
-    /// The models of an entity with the given keys, by key, reading unregistered ones in one query; deleted models
-    /// and keys without a row are left out.
-    func modelsByKey(of entity: Schema.Entity, primaryKeys: some Sequence<Int64>) throws
-        -> [Int64: any PersistentModel]
+    /// The models of an entity with the given identifiers, reading unregistered ones in one query; deleted models
+    /// and identifiers without a row are left out.
+    func modelsByIdentifier(of entity: Schema.Entity, identifiers: some Sequence<PersistentIdentifier>) throws
+        -> [PersistentIdentifier: any PersistentModel]
     {
-        let store = try container.store(for: entity)
-        var byKey: [Int64: any PersistentModel] = [:]
-        var missing: [Int64] = []
-        for key in primaryKeys {
-            let identifier = store.identifier(entityName: entity.name, primaryKey: key)
+        var byIdentifier: [PersistentIdentifier: any PersistentModel] = [:]
+        var missing: [PersistentIdentifier] = []
+        for identifier in identifiers {
             guard let storage = registered[identifier] else {
-                missing.append(key)
+                missing.append(identifier)
                 continue
             }
-            if !storage.isDeleted, let model = storage.model { byKey[key] = model }
+            if !storage.isDeleted, let model = storage.model { byIdentifier[identifier] = model }
         }
         if !missing.isEmpty {
-            let condition = SQLiteKeySet(missing).condition(on: quoted(SQLiteTableLayout.primaryKey))
-            let query = SQLQuery(whereClause: condition.sql, bindings: condition.bindings)
-            let layout = store.layouts[entity.name]!
+            let request = StoreReadRequest(entity: entity, selection: .identifiers(missing))
+            // A row of a subclass comes back with an identifier that names the subclass, where the one asked for
+            // may name the entity: they are matched by key.
+            var asked: [PersistentIdentifier: PersistentIdentifier] = [:]
+            for identifier in missing { asked[identifier.withEntityName(entity.name)] = identifier }
             // A row deleted without loading comes back as a deleted model.
-            let read = try readModels(of: entity, store: store, layout: layout, query: query)
-            for (key, model) in zip(read.keys, read.models) where !model.storage.isDeleted { byKey[key] = model }
-        }
-        return byKey
-    }
-}
-
-extension SQLiteStore {
-    /// Pairs of integer columns returned by a query with the given bound values.
-    func keyPairs(_ sql: String, _ values: [SQLiteValue], entityName: String) throws -> [(Int64, Int64)] {
-        try run(sql, entityName: entityName) { connection in
-            try connection.statement(sql).rows(values).compactMap { row in
-                guard case .integer(let first) = row[0], case .integer(let second) = row[1] else { return nil }
-                return (first, second)
+            for model in try readModels(request, from: try container.store(for: entity)) where !model.storage.isDeleted
+            {
+                let identifier = model.storage.identifier
+                byIdentifier[asked[identifier.withEntityName(entity.name)] ?? identifier] = model
             }
         }
+        return byIdentifier
     }
 }
 

@@ -70,7 +70,8 @@ extension ModelContext {
         applySavedChanges(savedInserts: &savedInserts, deletions: deletions, deletedRows: deletedRows)
     }
 
-    /// Saves each store's changes and returns each store's inserted models with the keys they were given.
+    /// Saves each store's changes and returns each store's save with its inserted models, whose identifiers the save
+    /// knows.
     ///
     /// With several stores, every store's part is written, each in a transaction of its own, before any is
     /// committed: a store that refuses its part (read-only, a constraint, a value it cannot encode) leaves every
@@ -83,15 +84,15 @@ extension ModelContext {
         var parts = zip(groups.stores, groups.changes).filter { !$0.1.isEmpty }
         if parts.count == 1 {
             let (store, changes) = parts.removeLast()
-            return [(store, changes.inserted, try store.save(changes))]
+            return [(try store.save(changes), changes.inserted)]
         }
         for (store, changes) in parts { try store.checkAllowsSave(changes) }
-        // One order for every save, by the identifier each store file keeps, so that two saves (of two
-        // containers, or two processes) never each hold a store the other waits for.
+        // One order for every save, by the identifier each store keeps, so that two saves (of two containers, or
+        // two processes) never each hold a store the other waits for.
         parts.sort { $0.0.identifier < $1.0.identifier }
-        var saves: [SQLiteStoreSave] = []
+        var saves: [any StoreSave] = []
         do {
-            for (store, changes) in parts { saves.append(try SQLiteStoreSave(store: store, changes: changes)) }
+            for (store, changes) in parts { saves.append(try store.beginSave(changes)) }
         } catch {
             for save in saves.reversed() { save.rollBack() }
             throw error
@@ -103,7 +104,7 @@ extension ModelContext {
             } catch let error as SwiftDataError {
                 for later in saves[(position + 1)...] { later.rollBack() }
                 if committed.isEmpty { throw error }
-                let names = committed.map { "'\($0.store.configuration.name)'" }.joined(separator: ", ")
+                let names = committed.map { "'\($0.save.store.name)'" }.joined(separator: ", ")
                 throw PartlyCommittedSave(
                     committed: committed,
                     failure: error.adding(
@@ -111,13 +112,13 @@ extension ModelContext {
                         entityName: nil)
                 )
             }
-            committed.append((save.store, parts[position].1, save.insertedKeys))
+            committed.append((save, parts[position].1))
         }
-        return committed.map { ($0.store, $0.changes.inserted, $0.keys) }
+        return committed.map { ($0.save, $0.changes.inserted) }
     }
 
-    /// A store's inserted models, and the primary key each was given, in the same order.
-    private typealias SavedInserts = (store: SQLiteStore, models: [any PersistentModel], keys: [Int64])
+    /// A store's committed save, and the inserted models it wrote, in the order the save numbers them.
+    private typealias SavedInserts = (save: any StoreSave, models: [any PersistentModel])
 
     // MARK: - Internal
 
@@ -189,7 +190,7 @@ extension ModelContext {
     private func applySavedChanges(
         savedInserts: inout [SavedInserts],
         deletions: OrderedModels,
-        deletedRows: [(entity: Schema.Entity, keys: [Int64])]
+        deletedRows: [(entity: Schema.Entity, identifiers: [PersistentIdentifier])]
     ) {
         // Sized up front: growing arrays of 100,000 identifiers copied them several times.
         var insertedIDs: [PersistentIdentifier] = []
@@ -204,16 +205,16 @@ extension ModelContext {
             removeDeletedModel(storage)
         }
         var hasUnregisteredInserts = false
-        for (store, models, keys) in savedInserts {
+        for (save, models) in savedInserts {
             // Room for a store's inserts is reserved when the first of an entity with uniqueness constraints comes,
             // as those are all registered (100,000 upserts took 210–283 ms growing the table as they went, 218–221
             // ms with it reserved). The others are mostly released with a large save (see below), and a table for
             // all of them cost more than growing it for the ones that stay.
             var isReserved = false
-            for (model, key) in zip(models, keys) {
+            for (position, model) in models.enumerated() {
                 guard !deletions.contains(model) else { continue }
                 let storage = model.storage
-                let identifier = store.identifier(entityName: storage.entity.name, primaryKey: key)
+                let identifier = save.identifierOfInserted(at: position, entity: storage.entity)
                 storage.identifier = identifier
                 storage.commit()
                 insertedIDs.append(identifier)
@@ -254,10 +255,7 @@ extension ModelContext {
             storage.commit()
             updatedIDs.append(storage.identifier)
         }
-        for (entity, keys) in deletedRows {
-            guard let store = try? container.store(for: entity) else { continue }
-            deletedIDs += keys.map { store.identifier(entityName: entity.name, primaryKey: $0) }
-        }
+        for (_, identifiers) in deletedRows { deletedIDs += identifiers }
         inserted = OrderedModels()
         changed = OrderedModels()
         deleted = OrderedModels()

@@ -18,6 +18,9 @@ struct ModelRegistry {
     private var slots = ContiguousArray(repeating: Slot(), count: 16)
     private var shift: UInt64 = 60
     private(set) var count = 0
+    /// How many registrations there have been in all: unchanged across some code, it tells that the code
+    /// registered nothing, so the identifiers it found unregistered still are.
+    private(set) var registrations = 0
 
     /// The backing data of the registered model with an identifier.
     subscript(identifier: PersistentIdentifier) -> ModelStorage? {
@@ -32,6 +35,7 @@ struct ModelRegistry {
             previous.isRegistered = false
             storage.isRegistered = true
             slots[position].storage = Unmanaged.passUnretained(storage)
+            registrations &+= 1
             return previous
         }
         insertNew(storage)
@@ -49,6 +53,7 @@ struct ModelRegistry {
         while slots[position].storage != nil { position = (position + 1) & (slots.count - 1) }
         slots[position] = Slot(hash: hash, storage: Unmanaged.passUnretained(storage))
         count += 1
+        registrations &+= 1
     }
 
     /// Removes the model registered under an identifier, if any.

@@ -5,7 +5,7 @@
 /// entity name nor a hash.
 struct StoreChangeGroups {
     let container: ModelContainer
-    private(set) var stores: [SQLiteStore] = []
+    private(set) var stores: [any ModelStore] = []
     /// The changes for `stores[i]` at `changes[i]`.
     var changes: [StoreChanges] = []
     private var lastEntity: Schema.Entity?
@@ -40,7 +40,7 @@ struct StoreChangeGroups {
     }
 
     /// The position in `changes` of a store's group, added when it has none yet.
-    private mutating func position(ofStore store: SQLiteStore) -> Int {
+    private mutating func position(ofStore store: any ModelStore) -> Int {
         if let existing = stores.firstIndex(where: { $0 === store }) { return existing }
         stores.append(store)
         changes.append(StoreChanges())

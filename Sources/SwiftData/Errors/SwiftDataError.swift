@@ -132,11 +132,6 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
         return copy
     }
 
-    /// True when SQL stopped a query so that the predicate is evaluated in memory instead (see `SQLiteFunctions`).
-    var asksForInMemoryEvaluation: Bool {
-        (context.underlying as? SQLiteError)?.message.contains(SQLiteFunctions.evaluateInMemory) ?? false
-    }
-
     /// Matches an error of the same kind, for `case .unsupportedPredicate` patterns.
     public static func ~= (pattern: SwiftDataError, value: any Error) -> Bool {
         (value as? SwiftDataError)?.code == pattern.code

@@ -1,16 +1,17 @@
-/// How one fetch runs: what goes to SQL, and what runs in memory over the fetched candidates.
+/// How one fetch runs: what its store evaluates, and what runs in memory over the fetched candidates.
 ///
-/// The fast path sends predicate, sort, limit and offset to SQLite. When the predicate or the sort has no exact
-/// SQL form, or the context has unsaved changes of the entity, SQL narrows the candidates as far as it exactly
-/// can and the rest runs in memory with `Predicate.evaluate` and `sorted(using:)`.
+/// The fast path gives the store predicate, sort, limit and offset. When the store cannot evaluate the predicate or
+/// the sort exactly as Swift does, or the context has unsaved changes of the entity, the store narrows the
+/// candidates as far as it exactly can and the rest runs in memory with `Predicate.evaluate` and
+/// `sorted(using:)`.
 struct FetchPlan<T: PersistentModel> {
     let descriptor: FetchDescriptor<T>
     let context: ModelContext
     let entity: Schema.Entity
-    let store: SQLiteStore
-    private(set) var whereClause: (sql: String, bindings: [SQLiteValue])?
-    private(set) var predicateInSQL: Bool
-    let orderBy: String?
+    let store: any ModelStore
+    private(set) var filter: (any StoreFilter)?
+    private(set) var predicateInStore: Bool
+    let sortOrder: (any StoreSortOrder)?
     let includesPending: Bool
 
     init(descriptor: FetchDescriptor<T>, context: ModelContext) throws {
@@ -18,29 +19,28 @@ struct FetchPlan<T: PersistentModel> {
         self.context = context
         let entity = Schema.Entity.of(T.self)
         self.entity = entity
-        self.store = try context.container.store(for: entity)
-        let layout = store.layouts[entity.name]!
+        let store = try context.container.store(for: entity)
+        self.store = store
         let allowsInMemory = descriptor.allowsInMemoryEvaluation
-        let layouts = store.layouts
-        let whereClause = try descriptor.predicate.flatMap { predicate in
-            try Self.sqlForm(of: "the predicate", code: .unsupportedPredicate, entity: entity, allowsInMemory) {
-                try PredicateTranslation.whereClause(for: predicate, entity: entity, layouts: layouts)
+        let filter = try descriptor.predicate.flatMap { predicate in
+            try Self.storeForm(of: "the predicate", code: .unsupportedPredicate, entity: entity, allowsInMemory) {
+                try store.filter(for: predicate, entity: entity)
             }
         }
-        self.whereClause = whereClause
-        self.predicateInSQL = descriptor.predicate == nil || whereClause != nil
-        self.orderBy = try Self.sqlForm(
+        self.filter = filter
+        self.predicateInStore = descriptor.predicate == nil || filter != nil
+        self.sortOrder = try Self.storeForm(
             of: "the sort", code: .unsupportedSortDescriptor, entity: entity, allowsInMemory
         ) {
-            try SortTranslation.orderBy(descriptor.sortBy, entity: entity, layout: layout)
+            try store.sortOrder(for: descriptor.sortBy, entity: entity)
         }
         self.includesPending = descriptor.includePendingChanges && context.hasPendingChanges(of: entity)
     }
 
-    /// What a translation gives, or nil when the part has no SQL form and may run in memory.
+    /// What the store makes of a part, or nil when it cannot evaluate it and the part may run in memory.
     ///
     /// - Throws: a `SwiftDataError` with `code`, saying why, when the descriptor forbids evaluation in memory.
-    private static func sqlForm<Form>(
+    private static func storeForm<Form>(
         of part: String,
         code: SwiftDataError.Code,
         entity: Schema.Entity,
@@ -49,36 +49,25 @@ struct FetchPlan<T: PersistentModel> {
     ) throws -> Form? {
         do {
             return try translate()
-        } catch let reason as UnsupportedPredicateNode {
+        } catch let refusal as StoreCannotEvaluate {
             guard allowsInMemory else {
-                throw SwiftDataError(code, "\(part) cannot run in SQL: \(reason.reason)", entityName: entity.name)
+                throw SwiftDataError(
+                    code, "\(part) cannot run in the store: \(refusal.reason)", entityName: entity.name)
             }
             return nil
         }
     }
 
-    /// True when SQL computes the whole result, limit and offset included.
-    private var runsInSQL: Bool { predicateInSQL && orderBy != nil && !includesPending }
+    /// True when the store computes the whole result, limit and offset included.
+    private var runsInStore: Bool { predicateInStore && sortOrder != nil && !includesPending }
 
-    private var baseQuery: SQLQuery {
-        var query = SQLQuery(whereClause: whereClause?.sql, bindings: whereClause?.bindings ?? [])
-        // A subclass's rows share its root's table: keep the rows of the subclass and of its own subclasses.
-        if entity.superentityType != nil {
-            let names = entity.hierarchyNames.map(sqlStringLiteral)
-            let filter =
-                "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))"
-            query.whereClause = query.whereClause.map { "(\($0)) AND \(filter)" } ?? filter
-        }
-        // Rows deleted without loading their models stay in the table until the save.
-        if let deleted = context.batchDeletions.keySet(of: entity) {
-            let condition = deleted.condition(
-                on: "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.primaryKey))",
-                firstParameter: query.bindings.count + 1)
-            let filter = "NOT (\(condition.sql))"
-            query.whereClause = query.whereClause.map { "(\($0)) AND \(filter)" } ?? filter
-            query.bindings += condition.bindings
-        }
-        return query
+    /// A read of the rows the predicate selects (as far as the store evaluates it), less those deleted without
+    /// loading.
+    private var baseRequest: StoreReadRequest {
+        var request = StoreReadRequest(entity: entity)
+        request.filter = filter
+        request.excluded = context.batchDeletions.excludedRows(of: entity)
+        return request
     }
 
     // MARK: - Results
@@ -87,8 +76,8 @@ struct FetchPlan<T: PersistentModel> {
         let models: [T]
         do {
             models = try matchingModels()
-        } catch let error as SwiftDataError where error.asksForInMemoryEvaluation {
-            models = try predicateInMemory(after: error).matchingModels()
+        } catch let refusal as StoreCannotEvaluate {
+            models = try predicateInMemory(after: refusal).matchingModels()
         }
         for keyPath in descriptor.relationshipKeyPathsForPrefetching {
             guard let index = entity.indexIfPersisted(keyPath), entity.storedProperties[index].isRelationship else {
@@ -104,105 +93,102 @@ struct FetchPlan<T: PersistentModel> {
     }
 
     private func matchingModels() throws -> [T] {
-        if runsInSQL {
-            var query = baseQuery
-            query.orderBy = orderBy
-            query.limit = descriptor.fetchLimit
-            query.offset = descriptor.fetchOffset
-            return try models(matching: query, properties: requestedProperties)
+        if runsInStore {
+            var request = baseRequest
+            request.sortOrder = sortOrder
+            request.limit = descriptor.fetchLimit
+            request.offset = descriptor.fetchOffset
+            request.properties = requestedProperties
+            return try models(matching: request)
         }
         return page(try candidatesInMemory())
     }
 
     func count() throws -> Int {
-        if predicateInSQL && !includesPending {
-            var query = baseQuery
-            query.limit = descriptor.fetchLimit
-            query.offset = descriptor.fetchOffset
+        if predicateInStore && !includesPending {
+            var request = baseRequest
+            request.limit = descriptor.fetchLimit
+            request.offset = descriptor.fetchOffset
             do {
-                return try store.count(entity: entity, query: query)
-            } catch let error as SwiftDataError where error.asksForInMemoryEvaluation {
-                return try predicateInMemory(after: error).models().count
+                return try store.count(request)
+            } catch let refusal as StoreCannotEvaluate {
+                return try predicateInMemory(after: refusal).models().count
             }
         }
         return try models().count
     }
 
     func identifiers() throws -> [PersistentIdentifier] {
-        if runsInSQL {
-            var query = baseQuery
-            query.orderBy = orderBy
-            query.limit = descriptor.fetchLimit
-            query.offset = descriptor.fetchOffset
+        if runsInStore {
+            var request = baseRequest
+            request.sortOrder = sortOrder
+            request.limit = descriptor.fetchLimit
+            request.offset = descriptor.fetchOffset
             do {
-                return try store.fetchPrimaryKeys(entity: entity, query: query).map {
-                    store.identifier(entityName: entity.name, primaryKey: $0)
-                }
-            } catch let error as SwiftDataError where error.asksForInMemoryEvaluation {
-                return try predicateInMemory(after: error).models().map(\.persistentModelID)
+                return try store.identifiers(request)
+            } catch let refusal as StoreCannotEvaluate {
+                return try predicateInMemory(after: refusal).models().map(\.persistentModelID)
             }
         }
         return try models().map(\.persistentModelID)
     }
 
-    /// The primary keys of every row that matches, when the predicate runs in SQL and nothing is pending.
-    func primaryKeys() throws -> [Int64] {
-        precondition(predicateInSQL && !includesPending, "primaryKeys() needs a plan that runs in SQL")
-        return try store.fetchPrimaryKeys(entity: entity, query: baseQuery)
+    /// The identifiers of every row that matches, in the store's order, when the store evaluates the predicate
+    /// and nothing is pending.
+    func storedIdentifiers() throws -> [PersistentIdentifier] {
+        precondition(predicateInStore && !includesPending, "storedIdentifiers() needs a plan the store runs")
+        var request = baseRequest
+        request.ordersByIdentifier = true
+        return try store.identifiers(request)
     }
 
-    /// True when results can be read in primary-key order in pages (no sort, everything in SQL).
-    var canPageByPrimaryKey: Bool { runsInSQL && descriptor.sortBy.isEmpty }
+    /// True when results can be read in identifier order in pages (no sort, everything in the store).
+    var canPageByIdentifier: Bool { runsInStore && descriptor.sortBy.isEmpty }
 
-    /// The next page of results in primary-key order, after a key.
-    func models(afterPrimaryKey key: Int64, limit: Int) throws -> [T] {
-        var query = baseQuery
-        let after = "\(quoted(entity.tableName)).\(quoted(SQLiteTableLayout.primaryKey)) > ?\(query.bindings.count + 1)"
-        query.whereClause = query.whereClause.map { "(\($0)) AND \(after)" } ?? after
-        query.bindings.append(.integer(key))
-        query.orderBy = quoted(SQLiteTableLayout.primaryKey)
-        query.limit = limit
-        return try models(matching: query, properties: requestedProperties)
+    /// The next page of results in identifier order, after an identifier (from the first, with nil).
+    func models(after identifier: PersistentIdentifier?, limit: Int) throws -> [T] {
+        var request = baseRequest
+        request.after = identifier
+        request.ordersByIdentifier = true
+        request.limit = limit
+        request.properties = requestedProperties
+        return try models(matching: request)
     }
 
     // MARK: - Internal
 
-    /// This plan with the predicate evaluated in memory, for when SQL stopped a query because Swift must decide
-    /// (see `SQLiteFunctions`).
+    /// This plan with the predicate evaluated in memory, for when the store stopped a read because Swift must
+    /// decide.
     ///
     /// - Throws: `SwiftDataError.unsupportedPredicate`, naming the entity, when the descriptor forbids evaluation in
     ///   memory.
-    private func predicateInMemory(after error: SwiftDataError) throws -> FetchPlan {
+    private func predicateInMemory(after refusal: StoreCannotEvaluate) throws -> FetchPlan {
         guard descriptor.allowsInMemoryEvaluation else {
             throw SwiftDataError(
                 .unsupportedPredicate,
-                "the predicate cannot run in SQL for every row: a row meets a force unwrap of nil or a division by "
-                    + "zero, which only an evaluation in memory can decide",
-                entityName: entity.name,
-                underlying: error
+                "the predicate of a fetch of \(entity.name) cannot run in the store for every row: \(refusal.reason)",
+                entityName: entity.name
             )
         }
         var plan = self
-        plan.whereClause = nil
-        plan.predicateInSQL = descriptor.predicate == nil
+        plan.filter = nil
+        plan.predicateInStore = descriptor.predicate == nil
         return plan
     }
 
-    /// The models of the rows a query selects, reading `propertiesToFetch` (or every column).
-    private func models(matching query: SQLQuery, properties: Set<Int>? = nil) throws -> [T] {
-        let layout = store.layouts[entity.name]!
-        let (keys, models, _) = try context.readModels(
-            of: entity, store: store, layout: layout, query: query, properties: properties)
+    /// The models of the rows a request selects.
+    private func models(matching request: StoreReadRequest) throws -> [T] {
+        let models = try context.readModels(request, from: store)
         let typed = models.map { exactCast($0, to: T.self) }
-        remember(typed, keys: keys)
+        remember(typed)
         return typed
     }
 
-    /// Makes models with relationships remember the fetch that read them, and their keys, so that a relationship
-    /// read lazily loads for all of them in one batch.
-    private func remember(_ models: [T], keys: @autoclosure () -> [Int64]) {
+    /// Makes models with relationships remember the fetch that read them, and their identifiers, so that a
+    /// relationship read lazily loads for all of them in one batch.
+    private func remember(_ models: [T]) {
         guard models.count > 1, entity.hasRelationships else { return }
-        let group = FetchGroup(entity: entity, keys: keys())
+        let group = FetchGroup(entity: entity, identifiers: models.map(\.storage.identifier))
         for (index, model) in models.enumerated() {
             model.storage.fetchGroup = group
             model.storage.fetchGroupIndex = index
@@ -240,10 +226,10 @@ struct FetchPlan<T: PersistentModel> {
     private func candidatesInMemory() throws -> [T] {
         // With pending changes, every row of the entity is a candidate: a changed model may match now.
         var plan = self
-        if includesPending { plan.whereClause = nil }
-        var query = plan.baseQuery
-        query.orderBy = quoted(SQLiteTableLayout.primaryKey)
-        var models = try plan.models(matching: query)
+        if includesPending { plan.filter = nil }
+        var request = plan.baseRequest
+        request.ordersByIdentifier = true
+        var models = try plan.models(matching: request)
         if includesPending {
             models.removeAll { $0.storage.isDeleted }
             var seen = Set(models.map { ObjectIdentifier($0) })
@@ -251,7 +237,7 @@ struct FetchPlan<T: PersistentModel> {
                 models.append(model)
             }
         }
-        if let predicate = descriptor.predicate, includesPending || !predicateInSQL {
+        if let predicate = descriptor.predicate, includesPending || !predicateInStore {
             do {
                 models = try models.filter { try predicate.evaluate($0) }
             } catch {

@@ -105,25 +105,25 @@ extension ModelContext {
         for identifiers: [PersistentIdentifier], unsaved: [PersistentIdentifier: any PersistentModel] = [:]
     ) -> [T] {
         var byIdentifier: [PersistentIdentifier: any PersistentModel] = [:]
-        var missing: [String: [(PersistentIdentifier, Int64)]] = [:]
+        var missing: [String: [PersistentIdentifier]] = [:]
         for identifier in identifiers {
             if let model = unsaved[identifier] ?? registered[identifier]?.model {
                 byIdentifier[identifier] = model
-            } else if let key = identifier.primaryKey {
-                missing[identifier.entityName, default: []].append((identifier, key))
+            } else if !identifier.isTemporary {
+                missing[identifier.entityName, default: []].append(identifier)
             }
         }
         for (entityName, wanted) in missing {
             guard let entity = container.schema.entitiesByName[entityName] else { continue }
             do {
-                let byKey = try modelsByKey(of: entity, primaryKeys: wanted.map(\.1))
-                for (identifier, key) in wanted {
+                let found = try modelsByIdentifier(of: entity, identifiers: wanted)
+                for identifier in wanted {
                     // A row deleted without loading its model in this context comes back as a deleted model.
-                    byIdentifier[identifier] = byKey[key] ?? registered[identifier]?.model
+                    byIdentifier[identifier] = found[identifier] ?? registered[identifier]?.model
                 }
             } catch {
-                for (identifier, key) in wanted {
-                    byIdentifier[identifier] = unloadedModel(of: entity, primaryKey: key, identifier: identifier)
+                for identifier in wanted {
+                    byIdentifier[identifier] = unloadedModel(of: entity, identifier: identifier)
                 }
             }
         }
@@ -159,16 +159,13 @@ extension ModelContext {
 
     /// A registered model of a row that could not be read: every attribute is left not fetched and every
     /// relationship not loaded, so each loads from the store on first access.
-    private func unloadedModel(of entity: Schema.Entity, primaryKey: Int64, identifier: PersistentIdentifier)
-        -> any PersistentModel
-    {
+    private func unloadedModel(of entity: Schema.Entity, identifier: PersistentIdentifier) -> any PersistentModel {
         let slots = ModelSlots(count: entity.storedProperties.count) { index -> Any in
             let property = entity.storedProperties[index]
             if property.isRelationship { return ModelStorage.UnloadedRelationship() }
             return property.codec == nil ? property.unstoredValue : ModelStorage.NotFetched()
         }
         holdsUnfetchedAttributes = true
-        return registerNewModel(
-            entity: entity, primaryKey: primaryKey, identifier: identifier, slots: slots, isUnregistered: false)
+        return registerNewModel(entity: entity, identifier: identifier, slots: slots, isUnregistered: false)
     }
 }

@@ -155,7 +155,7 @@ struct Migrator {
             identifier: storeIdentifier,
             configuration: configuration
         )
-        let container = ModelContainer(migrating: store, schema: schema)
+        let container = ModelContainer(migrating: store, configuration: configuration, schema: schema)
         let context = ModelContext(container)
         try body(context)
         if context.hasChanges { try context.save() }

@@ -84,6 +84,17 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
 
     private init(id: ID) { self.id = id }
 
+    /// This identifier with another store's identifier: the same entity and key.
+    func inStore(_ storeIdentifier: String) -> PersistentIdentifier {
+        PersistentIdentifier(id: ID(storeIdentifier: storeIdentifier, entityName: id.entityName, key: id.key))
+    }
+
+    /// This identifier with another entity's name: the same store and key. Within an inheritance hierarchy, which
+    /// shares its rows' keys, identifiers that name different classes of the hierarchy may refer to one row.
+    func withEntityName(_ entityName: String) -> PersistentIdentifier {
+        PersistentIdentifier(id: ID(storeIdentifier: id.storeIdentifier, entityName: entityName, key: id.key))
+    }
+
     /// True until the model's first save.
     var isTemporary: Bool {
         if case .temporary = id.key { return true }

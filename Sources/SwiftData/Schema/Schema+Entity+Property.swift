@@ -174,6 +174,13 @@ extension Schema.Entity {
         /// that share this to-one as their inverse. Set once with the storage, so reading it allocates nothing.
         var inverseSides: [Property] = []
 
+        /// True when each related model's own to-one relationship (the inverse) names its owner, so a store finds
+        /// the related models of some owners by that relationship alone.
+        var linksLiveInTargets: Bool {
+            if case .inverseForeignKey = storage { return true }
+            return false
+        }
+
         init(declaration: Schema.Relationship, destinationType: any PersistentModel.Type, isToMany: Bool) {
             self.declaration = declaration
             self.destinationType = destinationType

@@ -22,7 +22,7 @@ import Testing
     }
 
     func statements(_ container: ModelContainer, _ body: () throws -> Void) rethrows -> Int {
-        let store = container.stores[0]
+        let store = container.sqliteStores[0]
         let before = store.statementCount
         try body()
         return store.statementCount - before
@@ -133,7 +133,7 @@ extension PrefetchTests {
         let context = ModelContext(container)
         var descriptor = FetchDescriptor<Trip>()
         descriptor.propertiesToFetch = [\.name]
-        let store = container.stores[0]
+        let store = container.sqliteStores[0]
         let trip = try #require(try context.fetch(descriptor).first)
         #expect(store.statementLog.last == #"SELECT "_pk", "name" FROM "Trip" ORDER BY "_pk""#)
         #expect(trip.name == "Rome")

@@ -100,7 +100,7 @@ final class GaugeReading {
         let container = try makeContainer(GaugeReading.self, at: directory.store())
         try savedReading(container)
         _ = try partialFetch(ModelContext(container))
-        let statement = try #require(container.stores[0].statementLog.last)
+        let statement = try #require(container.sqliteStores[0].statementLog.last)
         #expect(statement.contains(#""unit""#))
         #expect(!statement.contains(#""kind""#))
         #expect(!statement.contains(#""site""#))

@@ -27,7 +27,7 @@ import Testing
         let context = try context(count: 30)
         let fresh = ModelContext(context.container)
         let batched = try fresh.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.budget)]), batchSize: 10)
-        let store = context.container.stores[0]
+        let store = context.container.sqliteStores[0]
         let before = store.statementCount
         #expect(batched[0].name == "t0")
         #expect(batched[9].name == "t9")

@@ -6,7 +6,7 @@ import Testing
 /// Checks the exact SQL that fetches send, so pushdown regressions show up as a changed golden.
 @Suite struct SQLGoldenTests {
     func lastSelect(_ container: ModelContainer) throws -> String {
-        let store = try #require(container.stores.first)
+        let store = try #require(container.sqliteStores.first)
         return try #require(store.statementLog.last { $0.hasPrefix("SELECT") })
     }
 
@@ -34,7 +34,7 @@ import Testing
         let container = try makeInMemoryContainer(Task.self)
         let context = ModelContext(container)
         _ = try context.fetchCount(FetchDescriptor<Task>(predicate: #Predicate { $0.priority.rawValue >= 2 }))
-        let store = try #require(container.stores.first)
+        let store = try #require(container.sqliteStores.first)
         #expect(store.statementLog.last == #"SELECT count(*) FROM "Task" WHERE ("Task"."priority" >= ?1)"#)
     }
 

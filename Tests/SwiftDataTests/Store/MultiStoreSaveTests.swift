@@ -130,7 +130,7 @@ import Testing
         )
         // Stores commit in the order of their identifiers; the one that commits second gets a row whose deferred
         // foreign key SQLite checks only at the commit, so its writes succeed and its commit fails.
-        let late = try #require(container.stores.max { $0.identifier < $1.identifier })
+        let late = try #require(container.sqliteStores.max { $0.identifier < $1.identifier })
         let lateIsTrips = late.configuration.name == "trips"
         let lateURL = lateIsTrips ? tripsURL : gadgetsURL
         let lateTable = lateIsTrips ? "Trip" : "Gadget"

@@ -57,7 +57,7 @@ final class Marker {
         ]
         for setting in inserted { context.insert(setting) }
         try context.save()
-        #expect(container.stores[0].statementLog.contains { $0.contains("ON CONFLICT") })
+        #expect(container.sqliteStores[0].statementLog.contains { $0.contains("ON CONFLICT") })
 
         // Stored rows keep their keys; the decomposed "café" is the precomposed one; the twins share a row.
         #expect(inserted[0].persistentModelID == stored[0].persistentModelID)
@@ -83,7 +83,7 @@ final class Marker {
 
     @Test func anIntegerUniqueColumnIsNotRewrittenAndTakeOversStillWork() throws {
         let container = try makeInMemoryContainer(Counter.self, Marker.self)
-        let store = container.stores[0]
+        let store = container.sqliteStores[0]
         let counterSQL = try #require(store.upsertSQL(for: Schema.Entity.of(Counter.self)))
         #expect(counterSQL.hasSuffix(#"ON CONFLICT("number") DO UPDATE SET "count" = excluded."count""#))
         let markerSQL = try #require(store.upsertSQL(for: Schema.Entity.of(Marker.self)))
@@ -114,7 +114,7 @@ final class Marker {
     /// unique attribute, `Contact`'s constraint has two columns.
     @Test func otherEntitiesKeepTheLookup() throws {
         let container = try makeInMemoryContainer(Trip.self, Contact.self)
-        let store = container.stores[0]
+        let store = container.sqliteStores[0]
         #expect(store.upsertSQL(for: Schema.Entity.of(TripTag.self)) == nil)
         #expect(store.upsertSQL(for: Schema.Entity.of(Trip.self)) == nil)
         #expect(store.upsertSQL(for: Schema.Entity.of(Contact.self)) == nil)

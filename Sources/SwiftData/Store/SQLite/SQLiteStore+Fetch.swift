@@ -46,18 +46,6 @@ struct RowValues {
     var array: [SQLiteValue] { Array(all[start..<(start + count)]) }
 }
 
-/// The row a statement is on: its primary key, then the columns the read selected, read from SQLite as they are
-/// asked for. Valid only until the statement moves on.
-struct StatementRow {
-    fileprivate let statement: SQLiteStatement
-
-    var primaryKey: Int64 { statement.int64(0) }
-
-    /// The value of the selected column at `offset`: for a read of every column, the column at that position of
-    /// the entity's layout.
-    subscript(offset: Int) -> SQLiteValue { statement.column(Int32(offset + 1)) }
-}
-
 extension SQLiteStore {
     // MARK: - Fetching Rows
 
@@ -114,14 +102,16 @@ extension SQLiteStore {
             chunk = []
             chunk.reserveCapacity(chunkRows * width)
         }
-        try forEachRow(entity: entity, query: query, positions: positions) { row in
-            chunkKeys.append(row.primaryKey)
+        try forEachRow(entity: entity, query: query, positions: positions) { statement in
+            chunkKeys.append(statement.int64(0))
             if properties == nil {
-                for offset in 0..<width { chunk.append(row[offset]) }
+                for offset in 0..<width { chunk.append(statement.column(Int32(offset + 1))) }
             } else {
                 let start = chunk.count
                 chunk.append(contentsOf: repeatElement(.null, count: width))
-                for (offset, position) in positions.enumerated() { chunk[start + position] = row[offset] }
+                for (offset, position) in positions.enumerated() {
+                    chunk[start + position] = statement.column(Int32(offset + 1))
+                }
             }
             if chunkKeys.count == chunkRows { takeChunk() }
         }
@@ -135,7 +125,7 @@ extension SQLiteStore {
     /// `body` runs while the store's connection is checked out, so it must not use the store: it must not run code
     /// of the app, which could. External-storage columns hold their file references.
     func forEachRow(
-        entity: Schema.Entity, query: SQLQuery, positions: [Int]? = nil, _ body: (StatementRow) throws -> Void
+        entity: Schema.Entity, query: SQLQuery, positions: [Int]? = nil, _ body: (SQLiteStatement) throws -> Void
     ) throws {
         let layout = layouts[entity.name]!
         let selectList =
@@ -148,7 +138,7 @@ extension SQLiteStore {
             try statement.bind(query.bindings)
             // A statement left on a row, when `body` throws, would keep the connection's read transaction open.
             defer { statement.reset() }
-            while try statement.step() { try body(StatementRow(statement: statement)) }
+            while try statement.step() { try body(statement) }
         }
     }
 

@@ -1,27 +1,12 @@
-/// The models one save writes to one store.
-struct StoreChanges {
-    /// The inserted models, whose storage the writer reads as it writes each one.
-    var inserted: [any PersistentModel] = []
-    var updated: [ModelStorage] = []
-    var deleted: [ModelStorage] = []
-    /// Rows deleted without loading their models.
-    var deletedRows: [(entity: Schema.Entity, keys: [Int64])] = []
-
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedRows.isEmpty }
-}
-
 extension SQLiteStore {
     // MARK: - Saving
 
-    /// Writes the changes in one transaction and returns the primary key each inserted model got, in the order
-    /// of `changes.inserted`.
+    /// Writes the changes in a transaction that stays open until the returned save commits or rolls back.
     ///
     /// An inserted model whose unique values match a stored row (or an earlier insert of the same save) takes that
     /// row's key and overwrites it: Apple's upsert. Nothing is written when this throws.
-    func save(_ changes: StoreChanges) throws -> [Int64] {
-        let save = try SQLiteStoreSave(store: self, changes: changes)
-        try save.commit()
-        return save.insertedKeys
+    func beginSave(_ changes: StoreChanges) throws -> any StoreSave {
+        try SQLiteStoreSave(store: self, changes: changes)
     }
 
     /// Throws unless the store can take the changes at all: a read-only store refuses every save, before any
@@ -45,8 +30,8 @@ extension SQLiteStore {
 ///
 /// A save that spans several stores writes every store's part first and commits them only once all were written,
 /// so that a store that refuses its part leaves every store as it was.
-final class SQLiteStoreSave {
-    let store: SQLiteStore
+final class SQLiteStoreSave: StoreSave {
+    let sqliteStore: SQLiteStore
     /// The primary key each inserted model got, in the order of the changes' inserted models.
     let insertedKeys: [Int64]
     private let connection: SQLiteConnection
@@ -61,7 +46,7 @@ final class SQLiteStoreSave {
     ///   written; the transaction is rolled back and the writer released.
     init(store: SQLiteStore, changes: StoreChanges) throws {
         try store.checkAllowsSave(changes)
-        self.store = store
+        self.sqliteStore = store
         connection = store.pool.takeWriter()
         var writer = SQLiteSaveWriter(store: store, connection: connection)
         files = writer.files
@@ -87,6 +72,12 @@ final class SQLiteStoreSave {
         insertedKeys = writer.insertedKeys
     }
 
+    var store: any ModelStore { sqliteStore }
+
+    func identifierOfInserted(at position: Int, entity: Schema.Entity) -> PersistentIdentifier {
+        sqliteStore.identifier(entityName: entity.name, primaryKey: insertedKeys[position])
+    }
+
     /// Commits the transaction, removes the external files the save made obsolete and releases the writer.
     ///
     /// - Throws: `SwiftDataError.modelValidationFailure` naming the store when the commit fails; the transaction
@@ -94,14 +85,14 @@ final class SQLiteStoreSave {
     func commit() throws {
         precondition(isOpen, "a store's part of a save was ended twice")
         isOpen = false
-        defer { store.pool.releaseWriter() }
+        defer { sqliteStore.pool.releaseWriter() }
         do {
             try connection.commit(transaction)
         } catch {
-            store.external?.remove(files.written)
-            throw Self.failure(error, store: store, entityName: nil)
+            sqliteStore.external?.remove(files.written)
+            throw Self.failure(error, store: sqliteStore, entityName: nil)
         }
-        if removesObsoleteFiles { store.external?.remove(files.obsolete) }
+        if removesObsoleteFiles { sqliteStore.external?.remove(files.obsolete) }
     }
 
     /// Rolls the transaction back, removes the external files it wrote and releases the writer.
@@ -109,8 +100,8 @@ final class SQLiteStoreSave {
         guard isOpen else { return }
         isOpen = false
         connection.rollBack(transaction)
-        store.external?.remove(files.written)
-        store.pool.releaseWriter()
+        sqliteStore.external?.remove(files.written)
+        sqliteStore.pool.releaseWriter()
     }
 
     deinit {
@@ -229,7 +220,8 @@ struct SQLiteSaveWriter {
             guard let key = storage.identifier.primaryKey else { continue }
             deletedKeys[storage.entity.name, default: (storage.entity, [])].keys.append(key)
         }
-        for (entity, keys) in changes.deletedRows {
+        for (entity, identifiers) in changes.deletedRows {
+            let keys = identifiers.compactMap(\.primaryKey)
             deletedKeys[entity.name, default: (entity, [])].keys += keys
         }
         for (entity, keys) in deletedKeys.values {

@@ -13,6 +13,8 @@ final class SQLiteStore: Sendable {
     let pool: SQLiteConnectionPool
     /// Where large `.externalStorage` values live; nil for a store in memory.
     let external: ExternalDataStore?
+    /// True for the store a custom migration stage's contexts use, whose new required columns may still be empty.
+    let isMigrationStore: Bool
     /// True when a save can give each inserted model its key as it writes the model's row: no row refers to
     /// another (no relationships) and no key depends on a uniqueness constraint. Otherwise every key is given
     /// before the first row is written (see `SQLiteSaveWriter.write(_:)`).
@@ -31,6 +33,7 @@ final class SQLiteStore: Sendable {
     ) throws {
         self.configuration = configuration
         self.entities = entities
+        self.isMigrationStore = false
         let layouts = try Self.layouts(of: entities)
         self.layouts = layouts
 
@@ -165,6 +168,7 @@ final class SQLiteStore: Sendable {
         self.layouts = layouts
         self.identifier = identifier
         self.pool = SQLiteConnectionPool(sharing: connection)
+        self.isMigrationStore = true
         self.external = configuration.isStoredInMemoryOnly ? nil : ExternalDataStore(storeURL: configuration.url)
     }
 

@@ -82,7 +82,7 @@ extension ModelContext {
         }
         let query = SpotlightIndex.query(for: text)
         guard !query.isEmpty else { return [] }
-        let store = try container.store(for: entity)
+        guard let store = try container.store(for: entity) as? SQLiteStore else { return [] }
         let sql =
             "SELECT rowid FROM \(quoted(index.tableName)) WHERE \(quoted(index.tableName)) MATCH ?1 ORDER BY rank"
             + (limit.map { " LIMIT \($0)" } ?? "")
@@ -92,6 +92,7 @@ extension ModelContext {
                 return nil
             }
         }
-        return try models(of: entity, primaryKeys: keys).compactMap { $0 as? T }
+        let identifiers = keys.map { store.identifier(entityName: entity.name, primaryKey: $0) }
+        return try models(of: entity, identifiers: identifiers).compactMap { $0 as? T }
     }
 }

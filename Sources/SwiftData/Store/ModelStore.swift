@@ -1,0 +1,137 @@
+/// A store as the context and fetch layers see it: every read and every write of models goes through this
+/// interface, so those layers hold no query text and no type of any one store.
+///
+/// The context decides what to read and what to write; the store decides how. A store translates what it can of a
+/// fetch (`filter(for:entity:)`, `sortOrder(for:entity:)`) and says what it cannot, and the fetch layer then
+/// evaluates that part in memory with Swift's own semantics. Rows come back decoded (`StoreRow`), and a store
+/// decodes them straight from its own representation into models' values, so the interface costs the built-in
+/// stores no copy of a row.
+protocol ModelStore: AnyObject, Sendable {
+    /// The rows the store hands to `readRows(_:_:)`.
+    associatedtype Row: StoreRow
+
+    /// The identifier the store keeps for itself, which the identifiers of its models carry.
+    var identifier: String { get }
+    /// The store's name in messages: its configuration's name.
+    var name: String { get }
+    /// False for a store opened with `allowsSave: false`.
+    var allowsSave: Bool { get }
+    /// The entities whose models the store holds.
+    var entities: [Schema.Entity] { get }
+
+    // MARK: Translating
+
+    /// The store's form of a predicate over an entity's models.
+    ///
+    /// - Throws: `StoreCannotEvaluate` when the store cannot evaluate the predicate exactly as Swift does; the
+    ///   fetch then evaluates it in memory.
+    func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) throws -> any StoreFilter
+
+    /// The store's form of sort descriptors over an entity's models, ties broken by identifier.
+    ///
+    /// - Throws: `StoreCannotEvaluate` when the store cannot order exactly as `sorted(using:)` does; the fetch then
+    ///   sorts in memory.
+    func sortOrder<T: PersistentModel>(for sortBy: [SortDescriptor<T>], entity: Schema.Entity) throws
+        -> any StoreSortOrder
+
+    // MARK: Reading
+
+    /// Hands each row a request selects to `body`, in the request's order.
+    ///
+    /// A store may call `body` while it holds a connection or lock, but only when decoding the row's values runs
+    /// no code of the app (no transformer, no `Codable` conformance the app wrote, no file read): `body` must then
+    /// not use the store, and the context only decodes and keeps values in it. Otherwise the store reads every
+    /// row first and calls `body` once it holds nothing.
+    ///
+    /// - Throws: `StoreCannotEvaluate` when the store stopped because only Swift can decide a row (a force unwrap
+    ///   of nil, a division by zero); `SwiftDataError.loadIssueModelContainer` naming the entity when the store
+    ///   cannot be read or a value does not fit its property's type.
+    func readRows(_ request: StoreReadRequest, _ body: (Row) throws -> Void) throws
+
+    /// The number of rows a request selects.
+    ///
+    /// - Throws: like `readRows(_:_:)`.
+    func count(_ request: StoreReadRequest) throws -> Int
+
+    /// The identifiers of the rows a request selects, in its order.
+    ///
+    /// - Throws: like `readRows(_:_:)`.
+    func identifiers(_ request: StoreReadRequest) throws -> [PersistentIdentifier]
+
+    /// The links of a relationship from some of its owners, for relationships whose links the targets' rows do not
+    /// hold (see `RelationshipInfo.linksLiveInTargets`): owner and target identifiers, ordered by owner, then
+    /// target.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the owner's entity when the store cannot be read.
+    func links(of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier])
+        throws -> [(owner: PersistentIdentifier, target: PersistentIdentifier)]
+
+    // MARK: Writing
+
+    /// Checks that the store takes changes at all, before any store of a save writes.
+    ///
+    /// - Throws: `SwiftDataError.modelValidationFailure` naming the store and a model when the store is read-only.
+    func checkAllowsSave(_ changes: StoreChanges) throws
+
+    /// Writes a save's changes without making them visible: the returned save commits them or rolls them back.
+    ///
+    /// - Throws: `SwiftDataError.modelValidationFailure` naming the store and the model when the store refuses a
+    ///   change; the store is then as it was.
+    func beginSave(_ changes: StoreChanges) throws -> any StoreSave
+
+    /// Deletes every row of every entity the store holds.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` when the store cannot be written.
+    func deleteAllRows() throws
+}
+
+/// A save a store has written and not yet committed.
+protocol StoreSave: AnyObject {
+    /// The store that wrote it.
+    var store: any ModelStore { get }
+    /// The permanent identifier of the inserted model at a position of the save's inserted models.
+    func identifierOfInserted(at position: Int, entity: Schema.Entity) -> PersistentIdentifier
+    /// Makes the changes visible.
+    ///
+    /// - Throws: `SwiftDataError` naming the store when the commit fails; the store is then as it was.
+    func commit() throws
+    /// Undoes the written changes.
+    func rollBack()
+}
+
+extension ModelStore {
+    /// Writes and commits a save's changes in one step, for a save that involves this store alone.
+    ///
+    /// - Throws: like `beginSave(_:)`, and when the commit fails.
+    func save(_ changes: StoreChanges) throws -> any StoreSave {
+        let save = try beginSave(changes)
+        do {
+            try save.commit()
+        } catch {
+            save.rollBack()
+            throw error
+        }
+        return save
+    }
+}
+
+/// Thrown by a store for a part of a fetch it cannot evaluate exactly as Swift does.
+struct StoreCannotEvaluate: Error {
+    /// What the store cannot evaluate.
+    enum Part: Sendable {
+        /// The predicate: the fetch filters in memory.
+        case predicate
+        /// The sort: the fetch sorts in memory.
+        case sort
+    }
+
+    let part: Part
+    /// Why, for the error a fetch that forbids evaluation in memory throws.
+    let reason: String
+}
+
+/// A predicate in a store's own form (see `ModelStore.filter(for:entity:)`); only its store reads it.
+protocol StoreFilter {}
+
+/// Sort descriptors in a store's own form (see `ModelStore.sortOrder(for:entity:)`); only its store reads it.
+protocol StoreSortOrder {}

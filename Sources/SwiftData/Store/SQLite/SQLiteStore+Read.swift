@@ -1,0 +1,232 @@
+/// A predicate as an SQL condition over an entity's table, with the values its parameters bind.
+struct SQLiteFilter: StoreFilter {
+    let sql: String
+    let bindings: [SQLiteValue]
+}
+
+/// Sort descriptors as an SQL `ORDER BY` clause.
+struct SQLiteSortOrder: StoreSortOrder {
+    let orderBy: String
+}
+
+extension SQLiteStore: ModelStore {
+    var name: String { configuration.name }
+    var allowsSave: Bool { configuration.allowsSave }
+
+    // MARK: - Translating
+
+    func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) throws -> any StoreFilter {
+        do {
+            let clause = try PredicateTranslation.whereClause(for: predicate, entity: entity, layouts: layouts)
+            return SQLiteFilter(sql: clause.sql, bindings: clause.bindings)
+        } catch let node as UnsupportedPredicateNode {
+            throw StoreCannotEvaluate(part: .predicate, reason: node.reason)
+        }
+    }
+
+    func sortOrder<T: PersistentModel>(for sortBy: [SortDescriptor<T>], entity: Schema.Entity) throws
+        -> any StoreSortOrder
+    {
+        do {
+            return SQLiteSortOrder(
+                orderBy: try SortTranslation.orderBy(sortBy, entity: entity, layout: layouts[entity.name]!))
+        } catch let node as UnsupportedPredicateNode {
+            throw StoreCannotEvaluate(part: .sort, reason: node.reason)
+        }
+    }
+
+    // MARK: - Reading
+
+    func readRows(_ request: StoreReadRequest, _ body: (SQLiteRow) throws -> Void) throws {
+        let entity = request.entity
+        let layout = layouts[entity.name]!
+        let query = try query(for: request)
+        try translatingEvaluationStops {
+            // Rows that decode without code of the app go to `body` while the statement is on them, with no copy of
+            // their values; the others are read whole first, and decoded once the connection is back in the pool.
+            if request.properties == nil, entity.decodesPlainly(in: layout) {
+                try forEachRow(entity: entity, query: query) { statement in
+                    try body(SQLiteRow(statement: statement, entity: entity, layout: layout, store: self))
+                }
+                return
+            }
+            for row in try fetchRows(entity: entity, query: query, properties: request.properties) {
+                let own = ownEntity(of: row, read: entity, layout: layout)
+                try body(SQLiteRow(row, entity: own.entity, layout: own.layout, store: self))
+            }
+        }
+    }
+
+    func count(_ request: StoreReadRequest) throws -> Int {
+        let query = try query(for: request)
+        return try translatingEvaluationStops { try count(entity: request.entity, query: query) }
+    }
+
+    func identifiers(_ request: StoreReadRequest) throws -> [PersistentIdentifier] {
+        let query = try query(for: request)
+        let name = request.entity.name
+        return try translatingEvaluationStops {
+            try fetchPrimaryKeys(entity: request.entity, query: query).map {
+                identifier(entityName: name, primaryKey: $0)
+            }
+        }
+    }
+
+    func links(of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier])
+        throws -> [(owner: PersistentIdentifier, target: PersistentIdentifier)]
+    {
+        guard let info = property.relationshipInfo else { return [] }
+        let ownerKeys = SQLiteKeySet(owners.compactMap(\.primaryKey))
+        let sql: String
+        let bindings: [SQLiteValue]
+        switch info.storage {
+        case .joinTable(let table, let ownerColumn, let targetColumn):
+            let condition = ownerKeys.condition(on: quoted(ownerColumn))
+            sql =
+                "SELECT \(quoted(ownerColumn)), \(quoted(targetColumn)) FROM \(quoted(table)) "
+                + "WHERE \(condition.sql) ORDER BY \(quoted(ownerColumn)), \(quoted(targetColumn))"
+            bindings = condition.bindings
+        case .foreignKey(let column):
+            let condition = ownerKeys.condition(on: quoted(SQLiteTableLayout.primaryKey))
+            sql =
+                "SELECT \(quoted(SQLiteTableLayout.primaryKey)), \(quoted(column)) FROM \(quoted(entity.tableName)) "
+                + "WHERE \(condition.sql) AND \(quoted(column)) IS NOT NULL"
+            bindings = condition.bindings
+        case .inverseForeignKey:
+            return []
+        }
+        let pairs = try run(sql, entityName: entity.name) { connection in
+            try connection.statement(sql).rows(bindings).compactMap { row -> (Int64, Int64)? in
+                guard case .integer(let owner) = row[0], case .integer(let target) = row[1] else { return nil }
+                return (owner, target)
+            }
+        }
+        let destination = info.destination.name
+        return pairs.map {
+            (
+                identifier(entityName: entity.name, primaryKey: $0.0),
+                identifier(entityName: destination, primaryKey: $0.1)
+            )
+        }
+    }
+
+    // MARK: - Internal
+
+    /// The SQL parts of a read request.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` when the request's filter or order is another store's.
+    func query(for request: StoreReadRequest) throws -> SQLQuery {
+        let entity = request.entity
+        let table = quoted(entity.tableName)
+        let key = "\(table).\(quoted(SQLiteTableLayout.primaryKey))"
+        // Each condition is added as `(what there was) AND condition`, the filter first, whose parameters are
+        // numbered from 1; the others' parameters are numbered after those before them.
+        var whereClause: String?
+        var bindings: [SQLiteValue] = []
+        func add(_ condition: String) {
+            whereClause = whereClause.map { "(\($0)) AND \(condition)" } ?? condition
+        }
+        func add(_ keys: SQLiteKeySet, on column: String, negated: Bool = false) {
+            let condition = keys.condition(on: column, firstParameter: bindings.count + 1)
+            add(negated ? "NOT (\(condition.sql))" : condition.sql)
+            bindings += condition.bindings
+        }
+        if let filter = request.filter {
+            guard let filter = filter as? SQLiteFilter else { throw Self.foreignPart(of: entity) }
+            add(filter.sql)
+            bindings += filter.bindings
+        }
+        // A subclass's rows share its root's table: keep the rows of the subclass and of its own subclasses.
+        if entity.superentityType != nil {
+            let names = entity.hierarchyNames.map(sqlStringLiteral)
+            add("\(table).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))")
+        }
+        switch request.selection {
+        case .all:
+            break
+        case .identifiers(let identifiers):
+            add(SQLiteKeySet(identifiers.compactMap(\.primaryKey)), on: key)
+        case .related(let inverse, let owners):
+            guard let range = layouts[entity.name]!.columnRangeByProperty[inverse.index] else {
+                throw SwiftDataError(
+                    .loadIssueModelContainer, "\(entity.name).\(inverse.name) is not stored in its rows",
+                    entityName: entity.name)
+            }
+            let column = layouts[entity.name]!.columns[range.lowerBound].name
+            add(SQLiteKeySet(owners.compactMap(\.primaryKey)), on: quoted(column))
+        }
+        if let after = request.after?.primaryKey {
+            add("\(key) > ?\(bindings.count + 1)")
+            bindings.append(.integer(after))
+        }
+        // Rows deleted without loading their models stay in the table until the save.
+        if let excluded = request.excluded {
+            let keySet: SQLiteKeySet
+            if let cached = excluded.storeForm as? SQLiteKeySet {
+                keySet = cached
+            } else {
+                keySet = SQLiteKeySet(excluded.identifiers.compactMap(\.primaryKey))
+                excluded.storeForm = keySet
+            }
+            add(keySet, on: key, negated: true)
+        }
+        var query = SQLQuery(whereClause: whereClause, bindings: bindings)
+        if let sortOrder = request.sortOrder {
+            guard let sortOrder = sortOrder as? SQLiteSortOrder else { throw Self.foreignPart(of: entity) }
+            query.orderBy = sortOrder.orderBy
+        } else if request.ordersByIdentifier {
+            query.orderBy = quoted(SQLiteTableLayout.primaryKey)
+        }
+        query.limit = request.limit
+        query.offset = request.offset
+        return query
+    }
+
+    /// The entity and layout a fetched row is a row of: the class its type column names, in a hierarchy's table.
+    private func ownEntity(of row: FetchedRow, read entity: Schema.Entity, layout: SQLiteTableLayout)
+        -> (entity: Schema.Entity, layout: SQLiteTableLayout)
+    {
+        guard let position = layout.typeColumnPosition, case .text(let name) = row.values[position],
+            name != entity.name, let own = entities.first(where: { $0.name == name }), let ownLayout = layouts[name]
+        else { return (entity, layout) }
+        return (own, ownLayout)
+    }
+
+    /// Runs a read, turning SQLite's stop for an evaluation only Swift can decide (see `SQLiteFunctions`) into
+    /// `StoreCannotEvaluate`.
+    private func translatingEvaluationStops<Result>(_ read: () throws -> Result) throws -> Result {
+        do {
+            return try read()
+        } catch let error as SwiftDataError where error.asksForInMemoryEvaluation {
+            throw StoreCannotEvaluate(
+                part: .predicate,
+                reason: "a row meets a force unwrap of nil or a division by zero, which only an evaluation in memory "
+                    + "can decide")
+        }
+    }
+
+    private static func foreignPart(of entity: Schema.Entity) -> SwiftDataError {
+        SwiftDataError(
+            .loadIssueModelContainer, "a read of \(entity.name) carried another store's query", entityName: entity.name)
+    }
+}
+
+extension Schema.Entity {
+    /// True when a row of the entity decodes without code of the app and without reading files: no attribute has
+    /// a type whose decoding the app wrote (`ValueCodec.decodesWithoutAppCode`) or keeps its value in external
+    /// storage, and the table holds no other entity's rows (no type column says which class a row is).
+    func decodesPlainly(in layout: SQLiteTableLayout) -> Bool {
+        layout.typeColumnPosition == nil
+            && storedProperties.allSatisfy { property in
+                property.isRelationship
+                    || (!property.usesExternalStorage && (property.codec?.decodesWithoutAppCode ?? true))
+            }
+    }
+}
+
+extension SwiftDataError {
+    /// True when SQL stopped a query so that the predicate is evaluated in memory instead (see `SQLiteFunctions`).
+    var asksForInMemoryEvaluation: Bool {
+        (context.underlying as? SQLiteError)?.message.contains(SQLiteFunctions.evaluateInMemory) ?? false
+    }
+}

@@ -1,0 +1,17 @@
+/// The models one save writes to one store.
+struct StoreChanges {
+    /// The inserted models, whose storage the store reads as it writes each one.
+    var inserted: [any PersistentModel] = []
+    var updated: [ModelStorage] = []
+    var deleted: [ModelStorage] = []
+    /// Rows deleted without loading their models, by entity.
+    var deletedRows: [(entity: Schema.Entity, identifiers: [PersistentIdentifier])] = []
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedRows.isEmpty }
+
+    /// The name of the first model's entity, for a message about the whole save.
+    var firstEntityName: String? {
+        inserted.first?.storage.entity.name ?? updated.first?.entity.name ?? deleted.first?.entity.name
+            ?? deletedRows.first?.entity.name
+    }
+}

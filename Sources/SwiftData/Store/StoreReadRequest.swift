@@ -1,0 +1,50 @@
+/// What a read of an entity's rows selects, in what order, and which of their properties it loads.
+struct StoreReadRequest {
+    /// Which rows, before the filter applies.
+    enum Selection {
+        /// Every row of the entity (and, for a class of a hierarchy, of its subclasses).
+        case all
+        /// The rows with these identifiers.
+        case identifiers([PersistentIdentifier])
+        /// The rows whose to-one relationship `inverse` refers to one of `owners`.
+        case related(through: Schema.Entity.Property, owners: [PersistentIdentifier])
+    }
+
+    /// The entity whose rows are read.
+    let entity: Schema.Entity
+    var selection = Selection.all
+    /// The predicate, in the store's form; nil selects every row of the selection.
+    var filter: (any StoreFilter)?
+    /// The order, in the store's form; nil leaves the order to `ordersByIdentifier`.
+    var sortOrder: (any StoreSortOrder)?
+    /// Orders by identifier when there is no sort order, so that reads in pages and repeated reads agree.
+    var ordersByIdentifier = false
+    /// Selects only rows whose identifier orders after this one (with `ordersByIdentifier`: the next page).
+    var after: PersistentIdentifier?
+    /// Rows left out: those the context deleted without loading them (see `BatchDeletions`).
+    var excluded: ExcludedRows?
+    var limit: Int?
+    var offset: Int?
+    /// The indexes of the properties to load, or nil for every one; to-one relationships stored in the row are
+    /// always loaded.
+    var properties: Set<Int>?
+
+    init(entity: Schema.Entity, selection: Selection = .all) {
+        self.entity = entity
+        self.selection = selection
+    }
+}
+
+/// The identifiers of rows a read leaves out, with a store's own form of them kept for the reads that follow.
+///
+/// A context keeps one per entity until its next save, and every fetch of the entity in between passes the same one,
+/// so a store builds its form of the list once rather than once per fetch.
+final class ExcludedRows {
+    let identifiers: Set<PersistentIdentifier>
+    /// The form a store made of `identifiers`, for its later reads; only that store reads it.
+    var storeForm: Any?
+
+    init(_ identifiers: Set<PersistentIdentifier>) {
+        self.identifiers = identifiers
+    }
+}
