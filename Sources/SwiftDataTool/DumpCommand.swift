@@ -29,7 +29,7 @@ enum DumpCommand {
         let known = Set(columns)
 
         var conditions = [membership]
-        var bindings: [SQLiteValue] = []
+        var bindings: [SQLValue] = []
         if let text = arguments.option("--where") {
             let filter = try FilterExpression(text, columns: known)
             conditions.append(filter.sql)
@@ -89,7 +89,7 @@ enum DumpCommand {
     }
 
     /// The keys of the rows a to-many relationship of a row links to, in ascending order.
-    static func relatedKeys(_ relationship: StoredSchema.Relationship, of key: SQLiteValue, in store: StoreFile) throws
+    static func relatedKeys(_ relationship: StoredSchema.Relationship, of key: SQLValue, in store: StoreFile) throws
         -> [Int64]
     {
         let sql: String

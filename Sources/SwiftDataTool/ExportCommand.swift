@@ -89,7 +89,7 @@ struct StoreExport: Codable {
 
     /// A value with its SQLite storage class.
     enum Value: Codable, Equatable {
-        case value(SQLiteValue)
+        case value(SQLValue)
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
@@ -124,7 +124,7 @@ struct StoreExport: Codable {
             }
         }
 
-        var sqliteValue: SQLiteValue {
+        var sqliteValue: SQLValue {
             switch self {
             case .value(let value): value
             }

@@ -21,12 +21,12 @@ struct FilterExpression {
     /// The SQL condition, with `?` placeholders.
     let sql: String
     /// The values of the placeholders, in order.
-    let bindings: [SQLiteValue]
+    let bindings: [SQLValue]
 
     /// Parses an expression against the columns it may name.
     init(_ text: String, columns: Set<String>) throws {
         var parser = Parser(tokens: try Self.tokens(of: text), columns: columns)
-        var bindings: [SQLiteValue] = []
+        var bindings: [SQLValue] = []
         sql = try parser.parseOr(&bindings)
         guard parser.isAtEnd else { throw ToolError("--where: unexpected '\(parser.current!)'") }
         self.bindings = bindings
@@ -106,19 +106,19 @@ struct FilterExpression {
             return true
         }
 
-        mutating func parseOr(_ bindings: inout [SQLiteValue]) throws -> String {
+        mutating func parseOr(_ bindings: inout [SQLValue]) throws -> String {
             var parts = [try parseAnd(&bindings)]
             while take("||") { parts.append(try parseAnd(&bindings)) }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " OR ") + ")"
         }
 
-        mutating func parseAnd(_ bindings: inout [SQLiteValue]) throws -> String {
+        mutating func parseAnd(_ bindings: inout [SQLValue]) throws -> String {
             var parts = [try parseNot(&bindings)]
             while take("&&") { parts.append(try parseNot(&bindings)) }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " AND ") + ")"
         }
 
-        mutating func parseNot(_ bindings: inout [SQLiteValue]) throws -> String {
+        mutating func parseNot(_ bindings: inout [SQLValue]) throws -> String {
             if take("!") { return "NOT (\(try parseNot(&bindings)))" }
             if take("(") {
                 let inner = try parseOr(&bindings)
@@ -128,7 +128,7 @@ struct FilterExpression {
             return try parseComparison(&bindings)
         }
 
-        mutating func parseComparison(_ bindings: inout [SQLiteValue]) throws -> String {
+        mutating func parseComparison(_ bindings: inout [SQLValue]) throws -> String {
             guard case .name(let name)? = current else {
                 throw ToolError("--where: expected a property name, found \(current.map { "'\($0)'" } ?? "the end")")
             }
@@ -167,7 +167,7 @@ struct FilterExpression {
             }
         }
 
-        static func value(of token: Token) throws -> SQLiteValue {
+        static func value(of token: Token) throws -> SQLValue {
             switch token {
             case .string(let text): return .text(text)
             case .name("true"): return .integer(1)

@@ -9,7 +9,7 @@ enum StoreValues {
     }
 
     /// A value as a table cell: text as it is, blobs by size, external values by file.
-    static func cell(_ value: SQLiteValue) -> String {
+    static func cell(_ value: SQLValue) -> String {
         if let file = StoreFile.externalFileName(in: value) { return "<external \(file)>" }
         switch value {
         case .null: return "nil"
@@ -22,7 +22,7 @@ enum StoreValues {
 
     /// A value as JSON: numbers, strings and null as themselves; blobs as `{"base64": …}` and external values as
     /// `{"external": file}`.
-    static func json(_ value: SQLiteValue) -> Any {
+    static func json(_ value: SQLValue) -> Any {
         if let file = StoreFile.externalFileName(in: value) { return ["external": file] }
         switch value {
         case .null: return NSNull()

@@ -15,7 +15,7 @@ extension Schema.Entity.Property {
         if let defaultValue { return defaultValue }
         if isOptional { return noneValue }
         guard let codec, !isRelationship else { return nil }
-        let empties = codec.columnShapes.map { shape -> SQLiteValue in
+        let empties = codec.columnShapes.map { shape -> SQLValue in
             if shape.isNullable { return .null }
             switch shape.sqlType.prefix(4) {
             case "INTE": return .integer(0)

@@ -115,7 +115,7 @@ struct ExternalDataStore: Sendable {
     }
 
     /// The file name a column value refers to, if it refers to one.
-    static func fileName(in value: SQLiteValue) -> String? {
+    static func fileName(in value: SQLValue) -> String? {
         guard case .text(let text) = value, text.hasPrefix(prefix) else { return nil }
         return String(text.dropFirst(prefix.count))
     }

@@ -11,7 +11,7 @@ struct SQLiteKeySet {
     /// The keys as one JSON array, bound as a single parameter of `IN (SELECT value FROM json_each(?))`, so a
     /// statement takes any number of keys without hitting SQLite's parameter limit; nil when they are matched by
     /// runs.
-    let list: SQLiteValue?
+    let list: SQLValue?
 
     /// At most this many runs are matched one at a time.
     static let maximumRuns = 16
@@ -39,13 +39,13 @@ struct SQLiteKeySet {
 
     /// A condition that selects these keys from `column` in one statement, with its values, bound from
     /// parameter `first` on.
-    func condition(on column: String, firstParameter first: Int = 1) -> (sql: String, bindings: [SQLiteValue]) {
+    func condition(on column: String, firstParameter first: Int = 1) -> (sql: String, bindings: [SQLValue]) {
         guard let runs else {
             return ("\(column) IN (SELECT value FROM json_each(?\(first)))", [list ?? .text("[]")])
         }
         guard !runs.isEmpty else { return ("0", []) }
         let terms = runs.indices.map { "\(column) BETWEEN ?\(first + 2 * $0) AND ?\(first + 2 * $0 + 1)" }
-        let bindings = runs.flatMap { [SQLiteValue.integer($0.lowerBound), .integer($0.upperBound)] }
+        let bindings = runs.flatMap { [SQLValue.integer($0.lowerBound), .integer($0.upperBound)] }
         return ("(" + terms.joined(separator: " OR ") + ")", bindings)
     }
 

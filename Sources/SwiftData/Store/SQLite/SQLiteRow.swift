@@ -40,7 +40,7 @@ struct SQLiteRow: StoreRow {
     var primaryKey: Int64 { identifier.primaryKey! }
 
     /// The value at a column position of the layout.
-    func column(_ position: Int) -> SQLiteValue {
+    func column(_ position: Int) -> SQLValue {
         switch values {
         case .statement(let statement): statement.column(Int32(position + 1))
         case .fetched(let values): values[position]

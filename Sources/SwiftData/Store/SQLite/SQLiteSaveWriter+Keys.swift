@@ -42,7 +42,7 @@ extension SQLiteSaveWriter {
             try appendColumnValues(of: storage, property: properties[0], to: &single)
             if let value = single.value { return .one(value) }
         }
-        var values: [SQLiteValue] = []
+        var values: [SQLValue] = []
         for property in properties {
             if let pending = unsavedTargetValue(of: storage, property) {
                 values.append(pending)
@@ -56,7 +56,7 @@ extension SQLiteSaveWriter {
     /// For a to-one relationship whose target is inserted in this save and has no key yet: a value that stands for
     /// that target, so that two inserts with the same new target match each other (and no stored row), where
     /// the target's missing key would otherwise read as `nil`, which matches nothing.
-    private func unsavedTargetValue(of storage: ModelStorage, _ property: Schema.Entity.Property) -> SQLiteValue? {
+    private func unsavedTargetValue(of storage: ModelStorage, _ property: Schema.Entity.Property) -> SQLValue? {
         guard property.relationshipInfo != nil,
             let target = property.relatedModels(in: storage.values[property.index]).first,
             !target.storage.isDeleted, primaryKey(of: target.storage) == nil
@@ -157,8 +157,8 @@ struct PendingUniqueKey: Hashable {
 
 /// The column values of a uniqueness constraint: one value for a one-column constraint, which needs no array.
 enum UniqueValues: Hashable {
-    case one(SQLiteValue)
-    case many([SQLiteValue])
+    case one(SQLValue)
+    case many([SQLValue])
 
     /// True when a value is NULL: the model's constrained value is `nil`, or a field of it is.
     var containsNull: Bool {
@@ -171,10 +171,10 @@ enum UniqueValues: Hashable {
 
 /// Takes the value of a property with exactly one column; `value` stays nil for a property with several.
 struct SingleColumnValue: ColumnValueSink {
-    private(set) var value: SQLiteValue?
+    private(set) var value: SQLValue?
     private var count = 0
 
-    mutating func append(_ column: SQLiteValue) throws {
+    mutating func append(_ column: SQLValue) throws {
         count += 1
         value = count == 1 ? column : nil
     }

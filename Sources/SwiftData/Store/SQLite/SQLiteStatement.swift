@@ -20,13 +20,13 @@ final class SQLiteStatement {
     // MARK: - Binding
 
     /// Resets the statement and binds the values to parameters 1…n.
-    func bind(_ values: [SQLiteValue]) throws {
+    func bind(_ values: [SQLValue]) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
     }
 
-    func bind(_ value: SQLiteValue, at index: Int32) throws {
+    func bind(_ value: SQLValue, at index: Int32) throws {
         let code: Int32
         switch value {
         case .null: code = sqlite3_bind_null(handle, index)
@@ -74,16 +74,16 @@ final class SQLiteStatement {
     }
 
     /// Runs the statement to completion with the given values.
-    func execute(_ values: [SQLiteValue] = []) throws {
+    func execute(_ values: [SQLValue] = []) throws {
         try bind(values)
         while try step() {}
         sqlite3_reset(handle)
     }
 
     /// The rows the statement returns for the given values.
-    func rows(_ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+    func rows(_ values: [SQLValue] = []) throws -> [[SQLValue]] {
         try bind(values)
-        var rows: [[SQLiteValue]] = []
+        var rows: [[SQLValue]] = []
         let count = sqlite3_column_count(handle)
         while try step() {
             rows.append((0..<count).map { column($0) })
@@ -94,7 +94,7 @@ final class SQLiteStatement {
 
     // MARK: - Reading Columns
 
-    func column(_ index: Int32) -> SQLiteValue {
+    func column(_ index: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_NULL: return .null
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))

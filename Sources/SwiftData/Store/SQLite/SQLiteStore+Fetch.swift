@@ -1,7 +1,7 @@
 /// The parts of a `SELECT` that a fetch descriptor translates to.
 struct SQLQuery {
     var whereClause: String?
-    var bindings: [SQLiteValue] = []
+    var bindings: [SQLValue] = []
     var orderBy: String?
     var limit: Int?
     var offset: Int?
@@ -18,32 +18,32 @@ struct FetchedRow {
 /// The column values of one fetched row: a window on an array that holds many rows of the fetch, so a fetch
 /// allocates an array per chunk of rows rather than one per row.
 struct RowValues {
-    private let all: [SQLiteValue]
+    private let all: [SQLValue]
     private let start: Int
     let count: Int
 
     /// The values of a row read on its own.
-    init(_ values: [SQLiteValue]) {
+    init(_ values: [SQLValue]) {
         self.init(all: values, start: 0, count: values.count)
     }
 
     /// The `count` values from `start` on of an array holding several rows.
-    init(all: [SQLiteValue], start: Int, count: Int) {
+    init(all: [SQLValue], start: Int, count: Int) {
         self.all = all
         self.start = start
         self.count = count
     }
 
     /// The value at a column position.
-    subscript(position: Int) -> SQLiteValue { all[start + position] }
+    subscript(position: Int) -> SQLValue { all[start + position] }
 
     /// The values at a range of column positions (a composite attribute's).
-    subscript(positions: Range<Int>) -> ArraySlice<SQLiteValue> {
+    subscript(positions: Range<Int>) -> ArraySlice<SQLValue> {
         all[(start + positions.lowerBound)..<(start + positions.upperBound)]
     }
 
     /// The row's values as an array of their own.
-    var array: [SQLiteValue] { Array(all[start..<(start + count)]) }
+    var array: [SQLValue] { Array(all[start..<(start + count)]) }
 }
 
 extension SQLiteStore {
@@ -86,7 +86,7 @@ extension SQLiteStore {
         // Chunks start small, so a short fetch allocates little.
         let width = layout.columns.count
         var rows: [FetchedRow] = []
-        var chunk: [SQLiteValue] = []
+        var chunk: [SQLValue] = []
         var chunkKeys: [Int64] = []
         var chunkRows = 64
         chunk.reserveCapacity(chunkRows * width)

@@ -1,7 +1,7 @@
 /// A predicate as an SQL condition over an entity's table, with the values its parameters bind.
 struct SQLiteFilter: StoreFilter {
     let sql: String
-    let bindings: [SQLiteValue]
+    let bindings: [SQLValue]
 }
 
 /// Sort descriptors as an SQL `ORDER BY` clause.
@@ -78,7 +78,7 @@ extension SQLiteStore: ModelStore {
         guard let info = property.relationshipInfo else { return [] }
         let ownerKeys = SQLiteKeySet(owners.compactMap(\.primaryKey))
         let sql: String
-        let bindings: [SQLiteValue]
+        let bindings: [SQLValue]
         switch info.storage {
         case .joinTable(let table, let ownerColumn, let targetColumn):
             let condition = ownerKeys.condition(on: quoted(ownerColumn))
@@ -122,7 +122,7 @@ extension SQLiteStore: ModelStore {
         // Each condition is added as `(what there was) AND condition`, the filter first, whose parameters are
         // numbered from 1; the others' parameters are numbered after those before them.
         var whereClause: String?
-        var bindings: [SQLiteValue] = []
+        var bindings: [SQLValue] = []
         func add(_ condition: String) {
             whereClause = whereClause.map { "(\($0)) AND \(condition)" } ?? condition
         }

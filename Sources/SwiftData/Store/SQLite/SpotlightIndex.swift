@@ -40,7 +40,7 @@ struct SpotlightIndex {
         try remove(SQLiteKeySet(CollectionOfOne(key)), connection: connection)
         let columns = properties.map { quoted($0.name) }.joined(separator: ", ")
         let placeholders = (0...properties.count).map { "?\($0 + 1)" }.joined(separator: ", ")
-        var values: [SQLiteValue] = [.integer(key)]
+        var values: [SQLValue] = [.integer(key)]
         for property in properties {
             let text = unwrappedValue(storage.value(at: property.index)).map { "\($0)" }
             values.append(text.map { .text($0) } ?? .null)

@@ -74,12 +74,12 @@ package final class StoreFile {
     }
 
     /// The rows a query returns.
-    package func rows(_ sql: String, _ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+    package func rows(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
         try connection.statement(sql).rows(values)
     }
 
     /// Runs a statement that returns no rows.
-    package func execute(_ sql: String, _ values: [SQLiteValue] = []) throws {
+    package func execute(_ sql: String, _ values: [SQLValue] = []) throws {
         try connection.statement(sql).execute(values)
     }
 
@@ -105,10 +105,10 @@ package final class StoreFile {
     package static var typeColumn: String { SQLiteTableLayout.typeColumn }
 
     /// The external file a column value refers to, if it refers to one.
-    package static func externalFileName(in value: SQLiteValue) -> String? { ExternalDataStore.fileName(in: value) }
+    package static func externalFileName(in value: SQLValue) -> String? { ExternalDataStore.fileName(in: value) }
 
     /// The column value that refers to an external file.
-    package static func externalReference(to fileName: String) -> SQLiteValue {
+    package static func externalReference(to fileName: String) -> SQLValue {
         .text(ExternalDataStore.prefix + fileName)
     }
 }

@@ -97,7 +97,7 @@ struct TableRebuilder {
         var definitions = [SQLiteKeySequence.primaryKeyDefinition]
         var targets = [quoted(SQLiteTableLayout.primaryKey)]
         var sources = [quoted(SQLiteTableLayout.primaryKey)]
-        var bindings: [SQLiteValue] = []
+        var bindings: [SQLValue] = []
 
         for column in layout.columns {
             if column.propertyIndex == SQLiteTableLayout.typeIndex {
@@ -256,7 +256,7 @@ struct TableRebuilder {
     }
 
     private func defaultValue(of property: Schema.Entity.Property, column: SQLiteTableLayout.Column) throws
-        -> SQLiteValue?
+        -> SQLValue?
     {
         guard let value = property.defaultValue, let codec = property.codec else { return nil }
         let values = try codec.encodeColumns(value)

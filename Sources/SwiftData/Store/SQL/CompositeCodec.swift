@@ -44,7 +44,7 @@ final class CompositeCodec: @unchecked Sendable {
     // MARK: - Converting Values
 
     /// The SQLite values of a structure's leaves, in `leaves` order.
-    func encode(_ value: Any) throws -> [SQLiteValue] {
+    func encode(_ value: Any) throws -> [SQLValue] {
         let storage = FlatStorage()
         try encodeValue(value, FlatEncoder(storage: storage, path: [], leafNames: leafNames))
         return try leaves.map { leaf in
@@ -146,7 +146,7 @@ final class CompositeCodec: @unchecked Sendable {
     }
 
     /// The structure whose leaves have the given SQLite values.
-    func decode(_ values: ArraySlice<SQLiteValue>) throws -> Any {
+    func decode(_ values: ArraySlice<SQLValue>) throws -> Any {
         var decoded: [String: Any] = [:]
         for (leaf, value) in zip(leaves, values) where value != .null {
             decoded[leaf.name] = try leaf.codec.decode(value)

@@ -154,7 +154,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     }
 
     /// The SQLite values of an attribute's columns, in `columnShapes` order.
-    func encodeColumns(_ value: Any) throws -> [SQLiteValue] {
+    func encodeColumns(_ value: Any) throws -> [SQLValue] {
         switch self {
         case .composite(let composite):
             return try composite.encode(value)
@@ -170,7 +170,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     }
 
     /// The Swift value of an attribute from its columns' SQLite values.
-    func decodeColumns(_ values: ArraySlice<SQLiteValue>) throws -> Any {
+    func decodeColumns(_ values: ArraySlice<SQLValue>) throws -> Any {
         switch self {
         case .composite(let composite):
             return try composite.decode(values)
@@ -195,7 +195,7 @@ indirect enum ValueCodec: @unchecked Sendable {
 
     /// The value of a property stored in one column: `decodeColumns` of that column, without making an array of
     /// it unless the property is a composite of one field.
-    func decodeColumn(_ value: SQLiteValue) throws -> Any {
+    func decodeColumn(_ value: SQLValue) throws -> Any {
         switch self {
         case .composite, .optional(.composite, _, _): try decodeColumns([value][...])
         default: try decode(value)
@@ -209,7 +209,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     ///
     /// A save encodes every attribute of every row it writes: copying each slot out as an `Any` and casting it
     /// back cost a retain, a release and a call to the type's value witnesses per value.
-    func encodedValue(inSlot index: Int, of slots: ModelSlots) -> SQLiteValue? {
+    func encodedValue(inSlot index: Int, of slots: ModelSlots) -> SQLValue? {
         switch self {
         case .string: slots.inlineValue(at: index, as: String.self).map { .text($0) }
         case .integer: slots.inlineValue(at: index, as: Int.self).map { .integer(Int64($0)) }
@@ -221,13 +221,13 @@ indirect enum ValueCodec: @unchecked Sendable {
     }
 
     /// How a `Bool` is stored: an integer, 1 or 0.
-    private static func stored(_ flag: Bool) -> SQLiteValue { .integer(flag ? 1 : 0) }
+    private static func stored(_ flag: Bool) -> SQLValue { .integer(flag ? 1 : 0) }
 
     /// How a `Date` is stored: seconds since the reference date.
-    private static func stored(_ date: Date) -> SQLiteValue { .real(date.timeIntervalSinceReferenceDate) }
+    private static func stored(_ date: Date) -> SQLValue { .real(date.timeIntervalSinceReferenceDate) }
 
     /// The SQLite value for a Swift value of this codec's type.
-    func encode(_ value: Any) throws -> SQLiteValue {
+    func encode(_ value: Any) throws -> SQLValue {
         switch self {
         case .string: return .text(exactCast(value, to: String.self))
         case .bool: return Self.stored(exactCast(value, to: Bool.self))
@@ -261,7 +261,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     }
 
     /// The Swift value for a SQLite value, or a `DecodingFailure` that says what was found.
-    func decode(_ value: SQLiteValue) throws -> Any {
+    func decode(_ value: SQLValue) throws -> Any {
         switch (self, value) {
         case (.optional(_, _, let none), .null): return none
         case (.optional(let wrapped, let wrapping, _), _): return wrapping(try wrapped.decode(value))
@@ -310,7 +310,7 @@ indirect enum ValueCodec: @unchecked Sendable {
 /// A stored value that does not fit the attribute's type (a store edited by hand, or a schema mismatch).
 struct DecodingFailure: Error, CustomStringConvertible {
     let expected: String
-    let found: SQLiteValue
+    let found: SQLValue
     var description: String { "expected \(expected), found \(found)" }
 }
 

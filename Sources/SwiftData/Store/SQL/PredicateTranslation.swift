@@ -60,7 +60,7 @@ struct PredicateTranslation {
     let entity: Schema.Entity
     /// The table layouts of the store; related entities must be in the same store to be reached in SQL.
     let layouts: [String: SQLiteTableLayout]
-    private(set) var bindings: [SQLiteValue] = []
+    private(set) var bindings: [SQLValue] = []
     private var variables: [PredicateExpressions.VariableID: SQLFragment] = [:]
     private var aliasCount = 0
 
@@ -74,7 +74,7 @@ struct PredicateTranslation {
         for predicate: Predicate<T>,
         entity: Schema.Entity,
         layouts: [String: SQLiteTableLayout]
-    ) throws -> (sql: String, bindings: [SQLiteValue]) {
+    ) throws -> (sql: String, bindings: [SQLValue]) {
         var state = PredicateTranslation(entity: entity, layouts: layouts)
         state.variables[predicate.variable.key] = .model(
             ModelReference(entity: entity, qualifier: quoted(entity.tableName), join: nil)
@@ -121,7 +121,7 @@ struct PredicateTranslation {
     // MARK: - Variables and Bindings
 
     /// Adds a bound value and returns its placeholder (`?n`).
-    mutating func bind(_ value: SQLiteValue) -> String {
+    mutating func bind(_ value: SQLValue) -> String {
         bindings.append(value)
         return "?\(bindings.count)"
     }
@@ -252,7 +252,7 @@ struct PredicateTranslation {
     // MARK: - Values
 
     /// The SQL value of a captured or literal value.
-    static func sqlValue(_ value: Any) throws -> SQLiteValue {
+    static func sqlValue(_ value: Any) throws -> SQLValue {
         if let optional = value as? any OptionalValue {
             guard let wrapped = optional.wrappedAny else { return .null }
             return try sqlValue(wrapped)

@@ -1,8 +1,0 @@
-/// A value as SQLite stores it: one of its five storage classes.
-package enum SQLiteValue: Hashable, Sendable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case blob([UInt8])
-}
