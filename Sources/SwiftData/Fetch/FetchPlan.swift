@@ -11,7 +11,7 @@ struct FetchPlan<T: PersistentModel> {
     let store: any ModelStore
     private(set) var filter: (any StoreFilter)?
     private(set) var predicateInStore: Bool
-    let sortOrder: (any StoreSortOrder)?
+    private(set) var sortOrder: (any StoreSortOrder)?
     let includesPending: Bool
 
     init(descriptor: FetchDescriptor<T>, context: ModelContext) throws {
@@ -73,12 +73,7 @@ struct FetchPlan<T: PersistentModel> {
     // MARK: - Results
 
     func models() throws -> [T] {
-        let models: [T]
-        do {
-            models = try matchingModels()
-        } catch let refusal as StoreCannotEvaluate {
-            models = try predicateInMemory(after: refusal).matchingModels()
-        }
+        let models = try evaluatingRefusedPartsInMemory { try $0.matchingModels() }
         for keyPath in descriptor.relationshipKeyPathsForPrefetching {
             guard let index = entity.indexIfPersisted(keyPath), entity.storedProperties[index].isRelationship else {
                 throw SwiftDataError(
@@ -112,7 +107,7 @@ struct FetchPlan<T: PersistentModel> {
             do {
                 return try store.count(request)
             } catch let refusal as StoreCannotEvaluate {
-                return try predicateInMemory(after: refusal).models().count
+                return try partInMemory(after: refusal).models().count
             }
         }
         return try models().count
@@ -127,7 +122,7 @@ struct FetchPlan<T: PersistentModel> {
             do {
                 return try store.identifiers(request)
             } catch let refusal as StoreCannotEvaluate {
-                return try predicateInMemory(after: refusal).models().map(\.persistentModelID)
+                return try partInMemory(after: refusal).models().map(\.persistentModelID)
             }
         }
         return try models().map(\.persistentModelID)
@@ -157,22 +152,46 @@ struct FetchPlan<T: PersistentModel> {
 
     // MARK: - Internal
 
-    /// This plan with the predicate evaluated in memory, for when the store stopped a read because Swift must
-    /// decide.
+    /// What `body` gives for this plan, or, when the store refuses a part of it while reading (it stopped because
+    /// only Swift can decide a row, or it cannot filter or sort at all), for this plan with that part in memory.
     ///
-    /// - Throws: `SwiftDataError.unsupportedPredicate`, naming the entity, when the descriptor forbids evaluation in
-    ///   memory.
-    private func predicateInMemory(after refusal: StoreCannotEvaluate) throws -> FetchPlan {
-        guard descriptor.allowsInMemoryEvaluation else {
+    /// - Throws: what `partInMemory(after:)` throws, and what `body` throws otherwise.
+    private func evaluatingRefusedPartsInMemory<Result>(_ body: (FetchPlan) throws -> Result) throws -> Result {
+        var plan = self
+        while true {
+            do {
+                return try body(plan)
+            } catch let refusal as StoreCannotEvaluate {
+                plan = try plan.partInMemory(after: refusal)
+            }
+        }
+    }
+
+    /// This plan with the part a store refused while reading evaluated in memory.
+    ///
+    /// - Throws: `SwiftDataError.unsupportedPredicate` or `.unsupportedSortDescriptor`, naming the entity, when the
+    ///   descriptor forbids evaluation in memory, or when the store refuses a part the plan no longer gives it.
+    private func partInMemory(after refusal: StoreCannotEvaluate) throws -> FetchPlan {
+        let (code, part, isGiven) =
+            switch refusal.part {
+            case .predicate: (SwiftDataError.Code.unsupportedPredicate, "predicate", filter != nil)
+            case .sort: (SwiftDataError.Code.unsupportedSortDescriptor, "sort", sortOrder != nil)
+            }
+        guard descriptor.allowsInMemoryEvaluation, isGiven else {
             throw SwiftDataError(
-                .unsupportedPredicate,
-                "the predicate of a fetch of \(entity.name) cannot run in the store for every row: \(refusal.reason)",
+                code,
+                "the \(part) of a fetch of \(entity.name) cannot run in the store for every row: \(refusal.reason)",
                 entityName: entity.name
             )
         }
         var plan = self
-        plan.filter = nil
-        plan.predicateInStore = descriptor.predicate == nil
+        switch refusal.part {
+        case .predicate:
+            plan.filter = nil
+            plan.predicateInStore = descriptor.predicate == nil
+        case .sort:
+            plan.sortOrder = nil
+        }
         return plan
     }
 
