@@ -82,6 +82,7 @@ let package = Package(
     products: [
         .library(name: "SwiftData", targets: ["SwiftData"]),
         .executable(name: "projects-example", targets: ["ProjectsExample"]),
+        .executable(name: "json-store-example", targets: ["JSONStoreExample"]),
         .executable(name: "swiftdata", targets: ["SwiftDataCommand"]),
     ],
     dependencies: packageDependencies,
@@ -111,6 +112,19 @@ let package = Package(
             name: "ProjectsExample",
             dependencies: ["SwiftData"],
             path: "Examples/ProjectsExample",
+            swiftSettings: strictSettings
+        ),
+        // WWDC24's custom store that keeps models in a JSON file, as a library the example and its tests use.
+        .target(
+            name: "JSONStoreKit",
+            dependencies: ["SwiftData"],
+            path: "Examples/JSONStoreKit",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "JSONStoreExample",
+            dependencies: ["JSONStoreKit", "SwiftData"],
+            path: "Examples/JSONStoreExample",
             swiftSettings: strictSettings
         ),
 
@@ -152,6 +166,11 @@ let package = Package(
         .testTarget(
             name: "SourceCompatibilityTests",
             dependencies: ["SwiftData"]
+        ),
+        .testTarget(
+            name: "JSONStoreKitTests",
+            dependencies: ["JSONStoreKit", "SwiftData"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SwiftDataToolTests",

@@ -16,6 +16,8 @@ public final class ModelContext {
     public var autosaveEnabled: Bool = false
     /// The author recorded with this context's saves.
     public var author: String?
+    /// The identifier of the context's `editingState`, made on first use.
+    lazy var editingStateIdentifier = UUID()
     /// The undo manager that records this context's inserts, deletions and changes, or nil for none.
     public var undoManager: UndoManager?
     /// The value each changed slot of a saved model held when it was last saved or fetched, recorded when the slot

@@ -1,3 +1,4 @@
+internal import Foundation
 internal import Synchronization
 
 /// The value that uniquely identifies a model in its store.
@@ -28,10 +29,17 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
         }
     }
 
-    /// A temporary key (before the first save) or the row's primary key.
+    /// A temporary key (before the first save), an integer primary key (the SQLite store's row), or any other
+    /// primary key a store chose (see `identifier(for:entityName:primaryKey:)`).
+    ///
+    /// New cases go last: `Comparable` orders the cases as they are declared, and `Codable` names them.
     enum Key: Hashable, Comparable, Codable, Sendable {
         case temporary(UInt64)
         case permanent(Int64)
+        /// A primary key that is not an integer: the name of its type and its canonical JSON encoding (sorted keys),
+        /// so that equal keys of one type are equal here, keys of different types differ, and the key survives an
+        /// encode/decode round trip of the identifier.
+        case encoded(type: String, value: String)
     }
 
     /// The identifier's unique parts.
@@ -42,29 +50,49 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     /// The name of the model's entity.
     public var entityName: String { id.entityName }
 
-    /// Creates an identifier for a row of a store.
+    /// Creates an identifier for a model that a store keeps under a primary key of its own.
     ///
-    /// - Throws: `SwiftDataError.unsupportedKeyPath` when the primary key is not an integer.
+    /// Custom stores (see `DataStore`) call this to give each model they save a permanent identifier, with any
+    /// primary key that is `Codable`, `Hashable`, `Comparable` and `CustomStringConvertible` — a `UUID`, a `String`,
+    /// an integer:
+    ///
+    /// ```swift
+    /// let identifier = try PersistentIdentifier.identifier(
+    ///     for: store.identifier, entityName: "Trip", primaryKey: UUID())
+    /// ```
+    ///
+    /// Two identifiers are equal when their store identifiers, entity names and primary keys are equal, and their
+    /// keys are of the same type. Integer keys that fit in `Int64` are kept as the integer itself, as the SQLite
+    /// store keeps its rows' keys; other keys are kept in a canonical encoded form, so an identifier decoded from
+    /// JSON equals the one that was encoded.
+    ///
+    /// - Throws: The error the key's `encode(to:)` throws, when it cannot be encoded.
     public static func identifier<PrimaryKey>(
         for storeIdentifier: String,
         entityName: String,
         primaryKey: PrimaryKey
     ) throws -> PersistentIdentifier
     where PrimaryKey: Comparable & CustomStringConvertible & Codable & Hashable {
-        guard let key = Int64(primaryKey.description) else {
-            throw SwiftDataError(.unsupportedKeyPath, "primary key '\(primaryKey)' is not an integer row identifier")
+        if let integer = primaryKey as? any BinaryInteger, let row = Int64(exactly: integer) {
+            return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: row)
         }
-        return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let value = String(decoding: try encoder.encode(primaryKey), as: UTF8.self)
+        let key = Key.encoded(type: String(describing: PrimaryKey.self), value: value)
+        return PersistentIdentifier(id: ID(storeIdentifier: storeIdentifier, entityName: entityName, key: key))
     }
 
     /// Orders identifiers by store, entity and key.
     public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool { lhs.id < rhs.id }
 
-    /// A readable form: `t` and a counter for temporary identifiers, the store, entity and row otherwise.
+    /// A readable form: `t` and a counter for temporary identifiers, the store, entity and row (or encoded primary
+    /// key) otherwise.
     public var description: String {
         switch id.key {
         case .temporary(let number): "PersistentIdentifier(\(entityName)/t\(number))"
         case .permanent(let row): "PersistentIdentifier(\(storeIdentifier ?? "?")/\(entityName)/p\(row))"
+        case .encoded(_, let value): "PersistentIdentifier(\(storeIdentifier ?? "?")/\(entityName)/\(value))"
         }
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import SwiftData
+
+/// `PersistentIdentifier.identifier(for:entityName:primaryKey:)` with keys of every kind a custom store uses.
+@Suite struct PersistentIdentifierKeyTests {
+    /// A key type of a store's own: a struct that encodes as a keyed container.
+    struct CompositeKey: Codable, Hashable, Comparable, CustomStringConvertible {
+        var shelf: String
+        var slot: Int
+        static func < (lhs: CompositeKey, rhs: CompositeKey) -> Bool { (lhs.shelf, lhs.slot) < (rhs.shelf, rhs.slot) }
+        var description: String { "\(shelf)-\(slot)" }
+    }
+
+    private func roundTrip(_ identifier: PersistentIdentifier) throws -> PersistentIdentifier {
+        try JSONDecoder().decode(PersistentIdentifier.self, from: JSONEncoder().encode(identifier))
+    }
+
+    @Test func uuidKeysRoundTripThroughJSONAndCompareEqual() throws {
+        let key = UUID()
+        let identifier = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: key)
+        let decoded = try roundTrip(identifier)
+        #expect(decoded == identifier)
+        #expect(decoded.hashValue == identifier.hashValue)
+        #expect(decoded.storeIdentifier == "store")
+        #expect(decoded.entityName == "Trip")
+        #expect(try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: key) == decoded)
+        #expect(Set([identifier, decoded]).count == 1)
+    }
+
+    @Test func stringKeysRoundTripThroughJSONAndCompareEqual() throws {
+        let identifier = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: "lisbon")
+        let decoded = try roundTrip(identifier)
+        #expect(decoded == identifier)
+        #expect(decoded.hashValue == identifier.hashValue)
+        #expect(try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: "lisbon") == decoded)
+    }
+
+    @Test func structKeysRoundTripWhateverTheOrderOfTheirFields() throws {
+        let key = CompositeKey(shelf: "a", slot: 3)
+        let identifier = try PersistentIdentifier.identifier(for: "store", entityName: "Book", primaryKey: key)
+        #expect(try roundTrip(identifier) == identifier)
+        // Written by hand with the fields the other way round, the key encodes the same, sorted.
+        let reordered = try JSONDecoder().decode(CompositeKey.self, from: Data(#"{"slot":3,"shelf":"a"}"#.utf8))
+        #expect(
+            try PersistentIdentifier.identifier(for: "store", entityName: "Book", primaryKey: reordered) == identifier)
+    }
+
+    @Test func differentKeysGiveDifferentIdentifiers() throws {
+        let first = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: UUID())
+        let second = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: UUID())
+        #expect(first != second)
+        let lisbon = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: "lisbon")
+        let porto = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: "porto")
+        #expect(lisbon != porto)
+        // The same key in another store or entity is another model.
+        #expect(try PersistentIdentifier.identifier(for: "other", entityName: "Trip", primaryKey: "lisbon") != lisbon)
+        #expect(try PersistentIdentifier.identifier(for: "store", entityName: "Stop", primaryKey: "lisbon") != lisbon)
+    }
+
+    @Test func keysOfDifferentTypesDifferEvenWhenTheyEncodeAlike() throws {
+        let uuid = UUID()
+        let asUUID = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: uuid)
+        let asString = try PersistentIdentifier.identifier(
+            for: "store", entityName: "Trip", primaryKey: uuid.uuidString)
+        #expect(asUUID != asString)
+        // An integer written as a string is a string key, not the integer's row.
+        let text = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: "42")
+        let integer = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: 42)
+        #expect(text != integer)
+        #expect(text.primaryKey == nil)
+    }
+
+    @Test(arguments: [Int64(0), 1, 42, -7, Int64.max, Int64.min])
+    func integerKeysKeepTheSQLiteStoresRowKey(_ row: Int64) throws {
+        let expected = PersistentIdentifier(storeIdentifier: "store", entityName: "Trip", primaryKey: row)
+        #expect(try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: row) == expected)
+        #expect(try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: Int(row)) == expected)
+        #expect(expected.primaryKey == row)
+        #expect(try roundTrip(expected) == expected)
+    }
+
+    @Test func smallerAndUnsignedIntegerKeysAreRowsToo() throws {
+        let expected = PersistentIdentifier(storeIdentifier: "store", entityName: "Trip", primaryKey: 7)
+        #expect(try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: Int32(7)) == expected)
+        #expect(try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: UInt8(7)) == expected)
+        // An unsigned key past Int64's range is no row: it is kept encoded, and still round-trips.
+        let huge = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: UInt64.max)
+        #expect(huge.primaryKey == nil)
+        #expect(try roundTrip(huge) == huge)
+    }
+
+    @Test func encodedKeysAreNeitherTemporaryNorRowsAndSortAfterRows() throws {
+        let encoded = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: "b")
+        let other = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: "a")
+        let row = PersistentIdentifier(storeIdentifier: "store", entityName: "Trip", primaryKey: 1)
+        #expect(!encoded.isTemporary)
+        #expect(encoded.primaryKey == nil)
+        #expect(row < encoded)
+        #expect(other < encoded)
+        #expect([encoded, row, other].sorted() == [row, other, encoded])
+        #expect(encoded.description == #"PersistentIdentifier(store/Trip/"b")"#)
+    }
+}
