@@ -52,26 +52,37 @@ extension ModelContext {
             )
         }
         let plan = try FetchPlan(descriptor: fetch, context: self)
+        // Models delivered by keyset paging before the store refused a batch, which paging by offset continues.
+        var delivered = 0
         if plan.canPageByIdentifier {
             // Keyset paging: each batch continues after the last identifier, so every batch costs the same.
             var remaining = fetch.fetchLimit ?? Int.max
             var skip = fetch.fetchOffset ?? 0
             var lastIdentifier: PersistentIdentifier?
-            while remaining > 0 {
-                let batch = try plan.models(after: lastIdentifier, limit: min(max(1, batchSize), remaining + skip))
-                guard let last = batch.last?.storage.identifier else { break }
-                lastIdentifier = last
-                let used = batch.dropFirst(min(skip, batch.count))
-                skip -= batch.count - used.count
-                for model in used.prefix(remaining) { try block(model) }
-                remaining -= min(remaining, used.count)
-                if batch.count < max(1, batchSize) { break }
+            do {
+                while remaining > 0 {
+                    let batch = try plan.models(
+                        after: lastIdentifier, limit: min(max(1, batchSize), remaining + skip))
+                    guard let last = batch.last?.storage.identifier else { break }
+                    lastIdentifier = last
+                    let used = batch.dropFirst(min(skip, batch.count))
+                    skip -= batch.count - used.count
+                    for model in used.prefix(remaining) {
+                        try block(model)
+                        delivered += 1
+                    }
+                    remaining -= min(remaining, used.count)
+                    if batch.count < max(1, batchSize) { break }
+                }
+                return
+            } catch is StoreCannotEvaluate {
+                // The store stopped at a row only Swift can decide: the rest pages by offset, through `fetch`,
+                // which evaluates the predicate in memory (or throws the typed error when that is not allowed).
             }
-            return
         }
         var descriptor = fetch
-        let start = fetch.fetchOffset ?? 0
-        let end = fetch.fetchLimit.map { start + $0 }
+        let start = (fetch.fetchOffset ?? 0) + delivered
+        let end = fetch.fetchLimit.map { (fetch.fetchOffset ?? 0) + $0 }
         var offset = start
         let size = max(1, batchSize)
         while end.map({ offset < $0 }) ?? true {

@@ -65,15 +65,22 @@ extension ModelContext {
         guard let info = property.relationshipInfo else { return [:] }
         let destination = info.destination!
         var groups: [PersistentIdentifier: [any PersistentModel]] = [:]
+        // The owners of an inheritance hierarchy share their rows' keys, and the identifiers a store gives for them
+        // may name another class of the hierarchy than the owners' own: each is matched to its owner by key.
+        var asked: [PersistentIdentifier: PersistentIdentifier] = [:]
+        for owner in owners { asked[owner.withEntityName(ownerEntity.name)] = owner }
+        func owner(_ identifier: PersistentIdentifier) -> PersistentIdentifier {
+            asked[identifier.withEntityName(ownerEntity.name)] ?? identifier
+        }
         if info.linksLiveInTargets, let inverse = info.inverse {
             // Each related row names its owner: read the rows that name one of these owners.
             var request = StoreReadRequest(entity: destination, selection: .related(through: inverse, owners: owners))
             request.ordersByIdentifier = true
             let read = try readModels(
                 request, from: try container.store(for: destination), withStoredTargetsOf: inverse)
-            for (model, owner) in zip(read.models, read.targets) where !model.storage.isDeleted {
-                guard let owner else { continue }
-                groups[owner, default: []].append(model)
+            for (model, stored) in zip(read.models, read.targets) where !model.storage.isDeleted {
+                guard let stored else { continue }
+                groups[owner(stored), default: []].append(model)
             }
             return groups
         }
@@ -81,7 +88,7 @@ extension ModelContext {
         let targets = links.map { container.located($0.target, in: destination) }
         let byIdentifier = try modelsByIdentifier(of: destination, identifiers: Set(targets))
         for (link, target) in zip(links, targets) {
-            if let model = byIdentifier[target] { groups[link.owner, default: []].append(model) }
+            if let model = byIdentifier[target] { groups[owner(link.owner), default: []].append(model) }
         }
         return groups
     }

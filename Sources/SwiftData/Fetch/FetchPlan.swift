@@ -128,13 +128,11 @@ struct FetchPlan<T: PersistentModel> {
         return try models().map(\.persistentModelID)
     }
 
-    /// The identifiers of every row that matches, in the store's order, when the store evaluates the predicate
+    /// The identifiers of every row that matches, in no particular order, when the store evaluates the predicate
     /// and nothing is pending.
     func storedIdentifiers() throws -> [PersistentIdentifier] {
         precondition(predicateInStore && !includesPending, "storedIdentifiers() needs a plan the store runs")
-        var request = baseRequest
-        request.ordersByIdentifier = true
-        return try store.identifiers(request)
+        return try store.identifiers(baseRequest)
     }
 
     /// True when results can be read in identifier order in pages (no sort, everything in the store).

@@ -53,14 +53,14 @@ protocol ModelStore: AnyObject, Sendable {
     /// - Throws: like `readRows(_:_:)`.
     func count(_ request: StoreReadRequest) throws -> Int
 
-    /// The identifiers of the rows a request selects, in its order.
+    /// The identifiers of the rows a request selects, in its order, each naming its row's own class.
     ///
     /// - Throws: like `readRows(_:_:)`.
     func identifiers(_ request: StoreReadRequest) throws -> [PersistentIdentifier]
 
     /// The links of a relationship from some of its owners, for relationships whose links the targets' rows do not
-    /// hold (see `RelationshipInfo.linksLiveInTargets`): owner and target identifiers, ordered by owner, then
-    /// target.
+    /// hold (see `RelationshipInfo.linksLiveInTargets`): owner and target identifiers. An identifier may name
+    /// another class of an inheritance hierarchy than the model's own; the caller matches owners by key.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the owner's entity when the store cannot be read.
     func links(of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier])

@@ -17,9 +17,12 @@ struct StoreReadRequest {
     var filter: (any StoreFilter)?
     /// The order, in the store's form; nil leaves the order to `ordersByIdentifier`.
     var sortOrder: (any StoreSortOrder)?
-    /// Orders by identifier when there is no sort order, so that reads in pages and repeated reads agree.
+    /// Orders by the rows' keys in the store when there is no sort order, so that reads in pages and repeated reads
+    /// agree. (Within an inheritance hierarchy, this key order can differ from the order of the identifiers, which
+    /// compare entity names first.)
     var ordersByIdentifier = false
-    /// Selects only rows whose identifier orders after this one (with `ordersByIdentifier`: the next page).
+    /// Selects only rows whose key in the store comes after this identifier's (with `ordersByIdentifier`: the next
+    /// page).
     var after: PersistentIdentifier?
     /// Rows left out: those the context deleted without loading them (see `BatchDeletions`).
     var excluded: ExcludedRows?
@@ -37,8 +40,8 @@ struct StoreReadRequest {
 
 /// The identifiers of rows a read leaves out, with a store's own form of them kept for the reads that follow.
 ///
-/// A context keeps one per entity until its next save, and every fetch of the entity in between passes the same one,
-/// so a store builds its form of the list once rather than once per fetch.
+/// A context keeps one per entity until its deletions of the entity change, and every fetch of the entity in between
+/// passes the same one, so a store builds its form of the list once rather than once per change.
 final class ExcludedRows {
     let identifiers: Set<PersistentIdentifier>
     /// The form a store made of `identifiers`, for its later reads; only that store reads it.

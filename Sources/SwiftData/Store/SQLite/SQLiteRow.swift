@@ -1,3 +1,20 @@
+/// What the rows of one entity in one read share: held once, so a row costs one reference, not one per part.
+final class SQLiteRowSource {
+    let entity: Schema.Entity
+    /// The layout of `entity`, whose column positions the rows' values follow.
+    let layout: SQLiteTableLayout
+    let store: SQLiteStore
+    /// The properties whose columns were read, or nil when all were.
+    let loadedProperties: Set<Int>?
+
+    init(entity: Schema.Entity, layout: SQLiteTableLayout, store: SQLiteStore, loadedProperties: Set<Int>?) {
+        self.entity = entity
+        self.layout = layout
+        self.store = store
+        self.loadedProperties = loadedProperties
+    }
+}
+
 /// A row of an entity's table as the context reads it: the statement's current row during a read that decodes
 /// without code of the app, or the row's values copied out of the read.
 struct SQLiteRow: StoreRow {
@@ -8,33 +25,26 @@ struct SQLiteRow: StoreRow {
     }
 
     let identifier: PersistentIdentifier
-    let entity: Schema.Entity
-    /// The layout of `entity`, whose column positions the values follow.
-    let layout: SQLiteTableLayout
-    let store: SQLiteStore
-    /// The properties whose columns were read, or nil when all were.
-    let loadedProperties: Set<Int>?
+    let source: SQLiteRowSource
     private let values: Values
 
-    /// The row a statement reading every column of `layout` is on.
-    init(statement: SQLiteStatement, entity: Schema.Entity, layout: SQLiteTableLayout, store: SQLiteStore) {
-        self.identifier = store.identifier(entityName: entity.name, primaryKey: statement.int64(0))
-        self.entity = entity
-        self.layout = layout
-        self.store = store
-        self.loadedProperties = nil
+    /// The row a statement reading every column of the source's layout is on.
+    init(statement: SQLiteStatement, source: SQLiteRowSource) {
+        self.identifier = source.store.identifier(entityName: source.entity.name, primaryKey: statement.int64(0))
+        self.source = source
         self.values = .statement(statement)
     }
 
-    /// A fetched row, read as a row of `entity` (its own class, which the type column named).
-    init(_ row: FetchedRow, entity: Schema.Entity, layout: SQLiteTableLayout, store: SQLiteStore) {
-        self.identifier = store.identifier(entityName: entity.name, primaryKey: row.primaryKey)
-        self.entity = entity
-        self.layout = layout
-        self.store = store
-        self.loadedProperties = row.loadedProperties
+    /// A fetched row, read as a row of the source's entity (its own class, which the type column named).
+    init(_ row: FetchedRow, source: SQLiteRowSource) {
+        self.identifier = source.store.identifier(entityName: source.entity.name, primaryKey: row.primaryKey)
+        self.source = source
         self.values = .fetched(row.values)
     }
+
+    var entity: Schema.Entity { source.entity }
+    private var layout: SQLiteTableLayout { source.layout }
+    private var loadedProperties: Set<Int>? { source.loadedProperties }
 
     /// The row's primary key.
     var primaryKey: Int64 { identifier.primaryKey! }
@@ -72,7 +82,7 @@ struct SQLiteRow: StoreRow {
         let copied = FetchedRow(
             primaryKey: primaryKey, values: RowValues((0..<layout.columns.count).map(column)),
             loadedProperties: loadedProperties)
-        return SQLiteRow(copied, entity: entity, layout: layout, store: store)
+        return SQLiteRow(copied, source: source)
     }
 
     // MARK: - Internal
@@ -85,7 +95,8 @@ struct SQLiteRow: StoreRow {
             let range = layout.columnRangeByProperty[property.index]
         else { return ModelStorage.UnloadedRelationship() }
         guard case .integer(let key) = column(range.lowerBound) else { return ModelStorage.ToOneFault(target: nil) }
-        return ModelStorage.ToOneFault(target: store.identifier(entityName: info.destination.name, primaryKey: key))
+        return ModelStorage.ToOneFault(
+            target: source.store.identifier(entityName: info.destination.name, primaryKey: key))
     }
 
     /// What `decode` gives, with its failures explained: `isNull` tells that every column of the property is NULL.
@@ -94,7 +105,7 @@ struct SQLiteRow: StoreRow {
     ) throws -> Any {
         do {
             return try decode()
-        } catch  where store.isMigrationStore && isNull() {
+        } catch  where source.store.isMigrationStore && isNull() {
             // A required property a custom migration stage has not filled yet: it has no value until didMigrate
             // sets one.
             return ModelStorage.Unset()

@@ -29,7 +29,7 @@ extension SQLiteStore: ModelStore {
     {
         do {
             return SQLiteSortOrder(
-                orderBy: try SortTranslation.orderBy(sortBy, entity: entity, layout: layouts[entity.name]!))
+                orderBy: try SortTranslation.orderBy(sortBy, entity: entity, layout: layout(of: entity)))
         } catch let node as UnsupportedPredicateNode {
             throw StoreCannotEvaluate(part: .sort, reason: node.reason)
         }
@@ -39,20 +39,28 @@ extension SQLiteStore: ModelStore {
 
     func readRows(_ request: StoreReadRequest, _ body: (SQLiteRow) throws -> Void) throws {
         let entity = request.entity
-        let layout = layouts[entity.name]!
+        let layout = try layout(of: entity)
         let query = try query(for: request)
         try translatingEvaluationStops {
-            // Rows that decode without code of the app go to `body` while the statement is on them, with no copy of
+            // Rows that decode without code of the app go to `body` while the statement is on it, with no copy of
             // their values; the others are read whole first, and decoded once the connection is back in the pool.
             if request.properties == nil, entity.decodesPlainly(in: layout) {
+                let source = SQLiteRowSource(entity: entity, layout: layout, store: self, loadedProperties: nil)
                 try forEachRow(entity: entity, query: query) { statement in
-                    try body(SQLiteRow(statement: statement, entity: entity, layout: layout, store: self))
+                    try body(SQLiteRow(statement: statement, source: source))
                 }
                 return
             }
-            for row in try fetchRows(entity: entity, query: query, properties: request.properties) {
+            let rows = try fetchRows(entity: entity, query: query, properties: request.properties)
+            let loaded = rows.first?.loadedProperties
+            var sources: [String: SQLiteRowSource] = [:]
+            for row in rows {
                 let own = ownEntity(of: row, read: entity, layout: layout)
-                try body(SQLiteRow(row, entity: own.entity, layout: own.layout, store: self))
+                let source =
+                    sources[own.entity.name]
+                    ?? SQLiteRowSource(entity: own.entity, layout: own.layout, store: self, loadedProperties: loaded)
+                sources[own.entity.name] = source
+                try body(SQLiteRow(row, source: source))
             }
         }
     }
@@ -64,11 +72,21 @@ extension SQLiteStore: ModelStore {
 
     func identifiers(_ request: StoreReadRequest) throws -> [PersistentIdentifier] {
         let query = try query(for: request)
-        let name = request.entity.name
+        let entity = request.entity
+        let layout = try layout(of: entity)
         return try translatingEvaluationStops {
-            try fetchPrimaryKeys(entity: request.entity, query: query).map {
-                identifier(entityName: name, primaryKey: $0)
+            guard let typePosition = layout.typeColumnPosition else {
+                return try fetchPrimaryKeys(entity: entity, query: query).map {
+                    identifier(entityName: entity.name, primaryKey: $0)
+                }
             }
+            // In a hierarchy's table, each identifier names the class its row is of, as the row's model does.
+            var identifiers: [PersistentIdentifier] = []
+            try forEachRow(entity: entity, query: query, positions: [typePosition]) { statement in
+                let name = if case .text(let name) = statement.column(1) { name } else { entity.name }
+                identifiers.append(identifier(entityName: name, primaryKey: statement.int64(0)))
+            }
+            return identifiers
         }
     }
 
@@ -112,6 +130,17 @@ extension SQLiteStore: ModelStore {
 
     // MARK: - Internal
 
+    /// The layout of an entity this store holds.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the entity when the store does not hold it.
+    func layout(of entity: Schema.Entity) throws -> SQLiteTableLayout {
+        guard let layout = layouts[entity.name] else {
+            throw SwiftDataError(
+                .loadIssueModelContainer, "the store '\(name)' holds no \(entity.name)", entityName: entity.name)
+        }
+        return layout
+    }
+
     /// The SQL parts of a read request.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when the request's filter or order is another store's.
@@ -147,12 +176,13 @@ extension SQLiteStore: ModelStore {
         case .identifiers(let identifiers):
             add(SQLiteKeySet(identifiers.compactMap(\.primaryKey)), on: key)
         case .related(let inverse, let owners):
-            guard let range = layouts[entity.name]!.columnRangeByProperty[inverse.index] else {
+            let layout = try layout(of: entity)
+            guard let range = layout.columnRangeByProperty[inverse.index] else {
                 throw SwiftDataError(
                     .loadIssueModelContainer, "\(entity.name).\(inverse.name) is not stored in its rows",
                     entityName: entity.name)
             }
-            let column = layouts[entity.name]!.columns[range.lowerBound].name
+            let column = layout.columns[range.lowerBound].name
             add(SQLiteKeySet(owners.compactMap(\.primaryKey)), on: quoted(column))
         }
         if let after = request.after?.primaryKey {
