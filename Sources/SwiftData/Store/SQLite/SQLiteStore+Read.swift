@@ -17,7 +17,8 @@ extension SQLiteStore: ModelStore {
 
     func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) throws -> any StoreFilter {
         do {
-            let clause = try PredicateTranslation.whereClause(for: predicate, entity: entity, layouts: layouts)
+            let clause = try PredicateTranslation.whereClause(
+                for: predicate, entity: entity, layouts: layouts, dialect: dialect)
             return SQLiteFilter(sql: clause.sql, bindings: clause.bindings)
         } catch let node as UnsupportedPredicateNode {
             throw StoreCannotEvaluate(part: .predicate, reason: node.reason)
@@ -29,7 +30,8 @@ extension SQLiteStore: ModelStore {
     {
         do {
             return SQLiteSortOrder(
-                orderBy: try SortTranslation.orderBy(sortBy, entity: entity, layout: layouts[entity.name]!))
+                orderBy: try SortTranslation.orderBy(
+                    sortBy, entity: entity, layout: layouts[entity.name]!, dialect: dialect))
         } catch let node as UnsupportedPredicateNode {
             throw StoreCannotEvaluate(part: .sort, reason: node.reason)
         }
