@@ -114,13 +114,13 @@ extension SQLiteStore: ModelStore {
 
     // MARK: - Internal
 
-    /// The SQL parts of a read request.
+    /// The SQL parts of a read request, in the store's dialect but for the key sets, which are SQLite's own.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when the request's filter or order is another store's.
     func query(for request: StoreReadRequest) throws -> SQLQuery {
         let entity = request.entity
-        let table = quoted(entity.tableName)
-        let key = "\(table).\(quoted(SQLiteTableLayout.primaryKey))"
+        let table = dialect.quoted(entity.tableName)
+        let key = "\(table).\(dialect.quoted(SQLiteTableLayout.primaryKey))"
         // Each condition is added as `(what there was) AND condition`, the filter first, whose parameters are
         // numbered from 1; the others' parameters are numbered after those before them.
         var whereClause: String?
@@ -140,8 +140,8 @@ extension SQLiteStore: ModelStore {
         }
         // A subclass's rows share its root's table: keep the rows of the subclass and of its own subclasses.
         if entity.superentityType != nil {
-            let names = entity.hierarchyNames.map(sqlStringLiteral)
-            add("\(table).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))")
+            let names = entity.hierarchyNames.map(dialect.stringLiteral)
+            add("\(table).\(dialect.quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))")
         }
         switch request.selection {
         case .all:
@@ -155,10 +155,10 @@ extension SQLiteStore: ModelStore {
                     entityName: entity.name)
             }
             let column = layouts[entity.name]!.columns[range.lowerBound].name
-            add(SQLiteKeySet(owners.compactMap(\.primaryKey)), on: quoted(column))
+            add(SQLiteKeySet(owners.compactMap(\.primaryKey)), on: dialect.quoted(column))
         }
         if let after = request.after?.primaryKey {
-            add("\(key) > ?\(bindings.count + 1)")
+            add("\(key) > \(dialect.placeholder(bindings.count + 1))")
             bindings.append(.integer(after))
         }
         // Rows deleted without loading their models stay in the table until the save.
@@ -177,7 +177,7 @@ extension SQLiteStore: ModelStore {
             guard let sortOrder = sortOrder as? SQLiteSortOrder else { throw Self.foreignPart(of: entity) }
             query.orderBy = sortOrder.orderBy
         } else if request.ordersByIdentifier {
-            query.orderBy = quoted(SQLiteTableLayout.primaryKey)
+            query.orderBy = dialect.quoted(SQLiteTableLayout.primaryKey)
         }
         query.limit = request.limit
         query.offset = request.offset
