@@ -14,7 +14,8 @@ import Testing
         var random = SeededRandom(seed: seed &* 31)
         for named in PredicateCorpus.templates(&random) {
             #expect(throws: Never.self, "\(named.name)") {
-                _ = try PredicateTranslation.whereClause(for: named.predicate, entity: entity, layouts: store.layouts)
+                _ = try PredicateTranslation.whereClause(
+                    for: named.predicate, entity: entity, layouts: store.layouts, dialect: store.dialect)
             }
         }
     }
@@ -24,7 +25,7 @@ import Testing
         let layout = try #require(population.container.sqliteStores[0].layouts["Person"])
         let entity = Schema.Entity.of(Person.self)
         let inMemory = sortCorpus.filter { (_, sort) in
-            (try? SortTranslation.orderBy(sort, entity: entity, layout: layout)) == nil
+            (try? SortTranslation.orderBy(sort, entity: entity, layout: layout, dialect: SQLiteDialect())) == nil
         }.map(\.0)
         #expect(inMemory == ["level raw, age reverse", "city name"])
     }

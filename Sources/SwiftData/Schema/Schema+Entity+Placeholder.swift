@@ -17,11 +17,11 @@ extension Schema.Entity.Property {
         guard let codec, !isRelationship else { return nil }
         let empties = codec.columnShapes.map { shape -> SQLValue in
             if shape.isNullable { return .null }
-            switch shape.sqlType.prefix(4) {
-            case "INTE": return .integer(0)
-            case "REAL": return .real(0)
-            case "BLOB": return .blob([])
-            default: return .text("")
+            switch shape.kind {
+            case .integer, .boolean: return .integer(0)
+            case .real, .date: return .real(0)
+            case .blob: return .blob([])
+            case .string, .text: return .text("")
             }
         }
         if let value = try? codec.decodeColumns(empties[...]) { return value }

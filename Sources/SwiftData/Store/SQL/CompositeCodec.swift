@@ -43,7 +43,7 @@ final class CompositeCodec: @unchecked Sendable {
 
     // MARK: - Converting Values
 
-    /// The SQLite values of a structure's leaves, in `leaves` order.
+    /// The SQL values of a structure's leaves, in `leaves` order.
     func encode(_ value: Any) throws -> [SQLValue] {
         let storage = FlatStorage()
         try encodeValue(value, FlatEncoder(storage: storage, path: [], leafNames: leafNames))
@@ -145,7 +145,7 @@ final class CompositeCodec: @unchecked Sendable {
         return String(reflecting: value)
     }
 
-    /// The structure whose leaves have the given SQLite values.
+    /// The structure whose leaves have the given SQL values.
     func decode(_ values: ArraySlice<SQLValue>) throws -> Any {
         var decoded: [String: Any] = [:]
         for (leaf, value) in zip(leaves, values) where value != .null {

@@ -1,5 +1,5 @@
 // SQL forms of the `PredicateExpressions` nodes over collections: captured arrays (`IN`), to-many relationships
-// (`EXISTS` subqueries), and string containment (functions that run Swift's own string semantics in SQLite).
+// (`EXISTS` subqueries), and string containment (the dialect's forms of Swift's own string operations).
 
 extension PredicateExpressions.SequenceContains: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
@@ -11,9 +11,11 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
             // `$0.items.contains(model)`
             let alias = state.makeAlias()
             let element = try state.scalar(self.element)
+            let table = state.dialect.quoted(collection.entity.tableName)
+            let key = state.dialect.quoted(SQLiteTableLayout.primaryKey)
             return .scalar(
-                "(EXISTS (SELECT 1 FROM \(quoted(collection.entity.tableName)) AS \(alias) "
-                    + "WHERE \(collection.membership(alias)) AND \(alias).\(quoted(SQLiteTableLayout.primaryKey)) = \(element)))"
+                "(EXISTS (SELECT 1 FROM \(table) AS \(alias) "
+                    + "WHERE \(collection.membership(alias)) AND \(alias).\(key) = \(element)))"
             )
         default:
             throw UnsupportedPredicateNode(
@@ -33,8 +35,9 @@ extension CapturedSequence {
             guard sqlValue != .null else { throw UnsupportedPredicateNode(reason: "nil in a captured collection") }
             placeholders.append(state.bind(sqlValue))
         }
-        guard !placeholders.isEmpty else { return .scalar("0") }
-        return .scalar("(\(element)\(collation(for: elementType)) IN (\(placeholders.joined(separator: ", "))))")
+        guard !placeholders.isEmpty else { return .scalar(state.dialect.literal(false)) }
+        return .scalar(
+            "(\(state.dialect.membership(of: element, in: placeholders, asStrings: comparesAsStrings(elementType))))")
     }
 }
 
@@ -50,14 +53,14 @@ extension PredicateExpressions.Value: CapturedSequence where Output: Sequence {
 extension PredicateExpressions.SequenceContainsWhere: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         let (rows, test) = try state.members(of: sequence, variable: variable.key, test: self.test)
-        return .scalar("(EXISTS (SELECT 1 \(rows) AND (\(test)) IS 1))")
+        return .scalar("(EXISTS (SELECT 1 \(rows) AND \(state.dialect.isTrue(test))))")
     }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         let (rows, test) = try state.members(of: sequence, variable: variable.key, test: self.test)
-        return .scalar("(NOT EXISTS (SELECT 1 \(rows) AND (\(test)) IS NOT 1))")
+        return .scalar("(NOT EXISTS (SELECT 1 \(rows) AND \(state.dialect.isNotTrue(test))))")
     }
 }
 
@@ -76,12 +79,13 @@ extension PredicateExpressions.Filter: SQLTranslatable {
         )
         let test = try inner.scalar(filter)
         state = inner
-        let table = quoted(collection.entity.tableName)
-        let key = quoted(SQLiteTableLayout.primaryKey)
+        let table = state.dialect.quoted(collection.entity.tableName)
+        let key = state.dialect.quoted(SQLiteTableLayout.primaryKey)
+        let passes = state.dialect.isTrue(test)
         return .collection(
             CollectionReference(entity: collection.entity) { alias in
                 "\(collection.membership(alias)) AND \(alias).\(key) IN (SELECT \(innerAlias).\(key) FROM \(table) "
-                    + "AS \(innerAlias) WHERE (\(test)) IS 1)"
+                    + "AS \(innerAlias) WHERE \(passes))"
             }
         )
     }
@@ -102,7 +106,8 @@ extension PredicateTranslation {
         bindVariable(variable, to: .model(ModelReference(entity: collection.entity, qualifier: alias, join: nil)))
         let condition = try scalar(test)
         return (
-            "FROM \(quoted(collection.entity.tableName)) AS \(alias) WHERE \(collection.membership(alias))", condition
+            "FROM \(dialect.quoted(collection.entity.tableName)) AS \(alias) WHERE \(collection.membership(alias))",
+            condition
         )
     }
 }
@@ -114,7 +119,7 @@ extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable {
         guard Base.Output.self == String.self, Other.Output.self == String.self else {
             throw UnsupportedPredicateNode(reason: "contains(_:) is only pushed down on strings")
         }
-        return try state.call("swiftdata_contains", base, other)
+        return try state.call(.contains, base, other)
     }
 }
 
@@ -123,26 +128,26 @@ extension PredicateExpressions.SequenceStartsWith: SQLTranslatable {
         guard Base.Output.self == String.self, Prefix.Output.self == String.self else {
             throw UnsupportedPredicateNode(reason: "starts(with:) is only pushed down on strings")
         }
-        return try state.call("swiftdata_starts_with", base, prefix)
+        return try state.call(.startsWith, base, prefix)
     }
 }
 
 #if !canImport(Darwin)
     extension PredicateExpressions.StringLocalizedStandardContains: SQLTranslatable {
         func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-            try state.call("swiftdata_localized_standard_contains", root, other)
+            try state.call(.localizedStandardContains, root, other)
         }
     }
 
     extension PredicateExpressions.StringCaseInsensitiveCompare: SQLTranslatable {
         func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-            try state.call("swiftdata_case_insensitive_compare", root, other)
+            try state.call(.caseInsensitiveCompare, root, other)
         }
     }
 
     extension PredicateExpressions.StringLocalizedCompare: SQLTranslatable {
         func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-            try state.call("swiftdata_localized_compare", root, other)
+            try state.call(.localizedCompare, root, other)
         }
     }
 #endif

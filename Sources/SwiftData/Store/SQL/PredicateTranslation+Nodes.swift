@@ -1,9 +1,9 @@
 // SQL forms of the `PredicateExpressions` nodes for values, variables, key paths, comparisons, logic and
 // arithmetic.
 //
-// Equality uses `IS` / `IS NOT`, which treat NULL as a value like Swift's `==` on optionals, so SQL's
-// three-valued logic never changes a result. String columns use the SWIFTDATA collation, which compares like
-// Swift's `String` (canonical equivalence), so `==` and `<` agree with Swift.
+// Equality is the dialect's null-safe equality, which treats NULL as a value like Swift's `==` on optionals, so
+// SQL's three-valued logic never changes a result. Strings compare as the dialect makes them compare like Swift's
+// `String` (canonical equivalence), so `==` and `<` agree with Swift.
 
 extension PredicateExpressions.Value: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
@@ -30,7 +30,8 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
             return try state.member(keyPath, of: reference)
         case .collection(let collection):
             let alias = state.makeAlias()
-            let rows = "FROM \(quoted(collection.entity.tableName)) AS \(alias) WHERE \(collection.membership(alias))"
+            let table = state.dialect.quoted(collection.entity.tableName)
+            let rows = "FROM \(table) AS \(alias) WHERE \(collection.membership(alias))"
             if KnownKeyPaths.isCount(keyPath, on: Root.Output.self) { return .scalar("(SELECT count(*) \(rows))") }
             if KnownKeyPaths.isIsEmpty(keyPath, on: Root.Output.self) {
                 return .scalar("(NOT EXISTS (SELECT 1 \(rows)))")
@@ -60,8 +61,12 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
         case .scalar(let value):
             if KnownKeyPaths.isRawValue(keyPath, on: Root.Output.self) { return .scalar(value) }
             if Root.Output.self == String.self {
-                if keyPath == \String.isEmpty as AnyKeyPath { return .scalar("(length(\(value)) = 0)") }
-                if keyPath == \String.count as AnyKeyPath { return .scalar("swiftdata_character_count(\(value))") }
+                if keyPath == \String.isEmpty as AnyKeyPath {
+                    return .scalar(state.dialect.expression(for: .isEmpty, [value]))
+                }
+                if keyPath == \String.count as AnyKeyPath {
+                    return .scalar(state.dialect.expression(for: .characterCount, [value]))
+                }
             }
             throw UnsupportedPredicateNode(reason: "key path \(keyPath) has no SQL form")
         }
@@ -82,8 +87,7 @@ extension PredicateExpressions.Equal: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         let (left, right) = (try state.translate(lhs), try state.translate(rhs))
         if let presence = state.presenceColumn(comparedWithNil: left, right) { return .scalar("(\(presence) IS NULL)") }
-        return .scalar(
-            "(\(try state.scalar(of: left)) IS \(try state.scalar(of: right))\(collation(for: LHS.Output.self)))")
+        return try state.comparison(of: left, .isEqual, right, of: LHS.Output.self)
     }
 }
 
@@ -93,8 +97,7 @@ extension PredicateExpressions.NotEqual: SQLTranslatable {
         if let presence = state.presenceColumn(comparedWithNil: left, right) {
             return .scalar("(\(presence) IS NOT NULL)")
         }
-        return .scalar(
-            "(\(try state.scalar(of: left)) IS NOT \(try state.scalar(of: right))\(collation(for: LHS.Output.self)))")
+        return try state.comparison(of: left, .isNotEqual, right, of: LHS.Output.self)
     }
 }
 
@@ -115,26 +118,26 @@ extension PredicateTranslation {
     }
 }
 
-/// ` COLLATE SWIFTDATA` when values of the type are strings: a column brings its collation to a comparison, but an
-/// expression such as `COALESCE(…)` does not, and strings must always compare as Swift compares them.
-func collation(for type: Any.Type) -> String {
-    unwrappedValueType(type) == String.self ? " COLLATE SWIFTDATA" : ""
+/// True when values of the type are strings, which must always compare as Swift compares them: a column brings its
+/// collation to a comparison, but an expression such as `COALESCE(…)` does not.
+func comparesAsStrings(_ type: Any.Type) -> Bool {
+    unwrappedValueType(type) == String.self
 }
 
 extension PredicateExpressions.Comparison: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        let symbol =
+        let comparison: SQLComparison =
             switch op {
-            case .lessThan: "<"
-            case .lessThanOrEqual: "<="
-            case .greaterThan: ">"
-            case .greaterThanOrEqual: ">="
+            case .lessThan: .lessThan
+            case .lessThanOrEqual: .lessThanOrEqual
+            case .greaterThan: .greaterThan
+            case .greaterThanOrEqual: .greaterThanOrEqual
             @unknown default: throw UnsupportedPredicateNode(reason: "unknown comparison \(op)")
             }
         if case .decimal? = ValueCodec.make(for: LHS.Output.self)?.unwrappedCodec {
             throw UnsupportedPredicateNode(reason: "decimals are compared in memory")
         }
-        return try state.infix(lhs, symbol, rhs, collation: collation(for: LHS.Output.self))
+        return try state.comparison(lhs, comparison, rhs, of: LHS.Output.self)
     }
 }
 
@@ -195,7 +198,7 @@ extension PredicateExpressions.IntRemainder: SQLTranslatable {
 extension PredicateExpressions.FloatDivision: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
         // SQL gives NULL for x / 0 where Swift gives ±infinity or NaN; a zero divisor stays in memory.
-        try state.call("swiftdata_float_divide", lhs, rhs)
+        try state.call(.floatDivide, lhs, rhs)
     }
 }
 
@@ -236,17 +239,30 @@ protocol RangeNode {
 
 extension PredicateExpressions.ClosedRange: RangeNode {
     func condition(for element: String, into state: inout PredicateTranslation) throws -> String {
-        let collate = collation(for: LHS.Output.self)
-        return
-            "(\(element) >= \(try state.scalar(lower))\(collate) AND \(element) <= \(try state.scalar(upper))\(collate))"
+        try state.bounds(of: element, lower, .greaterThanOrEqual, upper, .lessThanOrEqual, of: LHS.Output.self)
     }
 }
 
 extension PredicateExpressions.Range: RangeNode {
     func condition(for element: String, into state: inout PredicateTranslation) throws -> String {
-        let collate = collation(for: LHS.Output.self)
-        return
-            "(\(element) >= \(try state.scalar(lower))\(collate) AND \(element) < \(try state.scalar(upper))\(collate))"
+        try state.bounds(of: element, lower, .greaterThanOrEqual, upper, .lessThan, of: LHS.Output.self)
+    }
+}
+
+extension PredicateTranslation {
+    /// `(element >= lower AND element < upper)`, or with another pair of comparisons, over a range's bounds.
+    mutating func bounds(
+        of element: String,
+        _ lower: Any,
+        _ lowerComparison: SQLComparison,
+        _ upper: Any,
+        _ upperComparison: SQLComparison,
+        of type: Any.Type
+    ) throws -> String {
+        let asStrings = comparesAsStrings(type)
+        let above = dialect.comparison(element, lowerComparison, try scalar(lower), asStrings: asStrings)
+        let below = dialect.comparison(element, upperComparison, try scalar(upper), asStrings: asStrings)
+        return "(\(above) AND \(below))"
     }
 }
 
@@ -260,8 +276,8 @@ extension PredicateExpressions.NilCoalesce: SQLTranslatable {
 
 extension PredicateExpressions.ForcedUnwrap: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        // Evaluating `nil!` fails in Swift; swiftdata_unwrap makes the query fail the same way.
-        try state.call("swiftdata_unwrap", inner)
+        // Evaluating `nil!` fails in Swift; the dialect's unwrap stops the query, and the predicate runs in memory.
+        try state.call(.forceUnwrap, inner)
     }
 }
 
@@ -284,9 +300,8 @@ extension PredicateExpressions.OptionalFlatMap: SQLTranslatable {
                 to: .model(ModelReference(entity: reference.entity, qualifier: alias, join: nil))
             )
             let body = try state.scalar(transform)
-            return .scalar(
-                "(SELECT \(body) FROM \(quoted(reference.entity.tableName)) AS \(alias) WHERE \(join(alias)))"
-            )
+            let table = state.dialect.quoted(reference.entity.tableName)
+            return .scalar("(SELECT \(body) FROM \(table) AS \(alias) WHERE \(join(alias)))")
         case .scalar(let value):
             state.bindVariable(variable.key, to: .scalar(value))
             let body = try state.scalar(transform)

@@ -54,30 +54,34 @@ struct CollectionReference {
     let membership: (String) -> String
 }
 
-/// The state of translating one predicate: the fetched entity, the values bound so far and what each closure
-/// variable stands for.
+/// The state of translating one predicate: the fetched entity, the store's dialect, the values bound so far and
+/// what each closure variable stands for.
 struct PredicateTranslation {
     let entity: Schema.Entity
     /// The table layouts of the store; related entities must be in the same store to be reached in SQL.
     let layouts: [String: SQLiteTableLayout]
+    /// The SQL of the store, which writes every token that differs between SQL stores.
+    let dialect: any SQLDialect
     private(set) var bindings: [SQLValue] = []
     private var variables: [PredicateExpressions.VariableID: SQLFragment] = [:]
     private var aliasCount = 0
 
-    init(entity: Schema.Entity, layouts: [String: SQLiteTableLayout]) {
+    init(entity: Schema.Entity, layouts: [String: SQLiteTableLayout], dialect: any SQLDialect) {
         self.entity = entity
         self.layouts = layouts
+        self.dialect = dialect
     }
 
-    /// The SQL `WHERE` clause and its bindings for a predicate.
+    /// The SQL `WHERE` clause and its bindings for a predicate, in a store's dialect.
     static func whereClause<T: PersistentModel>(
         for predicate: Predicate<T>,
         entity: Schema.Entity,
-        layouts: [String: SQLiteTableLayout]
+        layouts: [String: SQLiteTableLayout],
+        dialect: any SQLDialect
     ) throws -> (sql: String, bindings: [SQLValue]) {
-        var state = PredicateTranslation(entity: entity, layouts: layouts)
+        var state = PredicateTranslation(entity: entity, layouts: layouts, dialect: dialect)
         state.variables[predicate.variable.key] = .model(
-            ModelReference(entity: entity, qualifier: quoted(entity.tableName), join: nil)
+            ModelReference(entity: entity, qualifier: dialect.quoted(entity.tableName), join: nil)
         )
         let sql = try state.scalar(predicate.expression)
         return (sql, state.bindings)
@@ -98,14 +102,32 @@ struct PredicateTranslation {
         try scalar(of: translate(expression))
     }
 
-    /// `(lhs op rhs)` over two child expressions, with a collation clause when they are strings.
-    mutating func infix(_ lhs: Any, _ op: String, _ rhs: Any, collation: String = "") throws -> SQLFragment {
-        .scalar("(\(try scalar(lhs)) \(op) \(try scalar(rhs))\(collation))")
+    /// `(lhs op rhs)` over two child expressions, for an operator that every SQL store spells the same way.
+    mutating func infix(_ lhs: Any, _ op: String, _ rhs: Any) throws -> SQLFragment {
+        .scalar("(\(try scalar(lhs)) \(op) \(try scalar(rhs)))")
     }
 
-    /// A call of one of the SQL functions SwiftData registers (see `SQLiteFunctions`) on child expressions.
-    mutating func call(_ function: String, _ arguments: Any...) throws -> SQLFragment {
-        .scalar("\(function)(\(try arguments.map { try scalar($0) }.joined(separator: ", ")))")
+    /// `(lhs op rhs)` over two child expressions compared as Swift compares values of `type`.
+    mutating func comparison(_ lhs: Any, _ comparison: SQLComparison, _ rhs: Any, of type: Any.Type) throws
+        -> SQLFragment
+    {
+        let left = try scalar(lhs)
+        let right = try scalar(rhs)
+        return .scalar("(\(dialect.comparison(left, comparison, right, asStrings: comparesAsStrings(type))))")
+    }
+
+    /// `(lhs op rhs)` over two translated fragments compared as Swift compares values of `type`.
+    mutating func comparison(
+        of lhs: SQLFragment, _ comparison: SQLComparison, _ rhs: SQLFragment, of type: Any.Type
+    ) throws -> SQLFragment {
+        let left = try scalar(of: lhs)
+        let right = try scalar(of: rhs)
+        return .scalar("(\(dialect.comparison(left, comparison, right, asStrings: comparesAsStrings(type))))")
+    }
+
+    /// A Swift operation on child expressions, in the dialect's SQL.
+    mutating func call(_ operation: SQLSwiftOperation, _ arguments: Any...) throws -> SQLFragment {
+        .scalar(dialect.expression(for: operation, try arguments.map { try scalar($0) }))
     }
 
     /// The SQL value of a translated fragment.
@@ -120,10 +142,10 @@ struct PredicateTranslation {
 
     // MARK: - Variables and Bindings
 
-    /// Adds a bound value and returns its placeholder (`?n`).
+    /// Adds a bound value and returns its placeholder.
     mutating func bind(_ value: SQLValue) -> String {
         bindings.append(value)
-        return "?\(bindings.count)"
+        return dialect.placeholder(bindings.count)
     }
 
     /// A fresh table alias for a subquery.
@@ -158,13 +180,14 @@ struct PredicateTranslation {
     /// The value of one column of a model: qualified for the fetched row, a scalar subquery for a related one.
     mutating func column(_ name: String, of reference: ModelReference) -> String {
         if let qualifier = reference.qualifier {
-            let column = "\(qualifier).\(quoted(name))"
+            let column = "\(qualifier).\(dialect.quoted(name))"
             // A model narrowed by `as?` is nil when the row is of another class.
             guard let condition = reference.typeCondition else { return column }
             return "(CASE WHEN \(condition) THEN \(column) ELSE NULL END)"
         }
         let alias = makeAlias()
-        return "(SELECT \(alias).\(quoted(name)) FROM \(quoted(reference.entity.tableName)) AS \(alias) "
+        return
+            "(SELECT \(alias).\(dialect.quoted(name)) FROM \(dialect.quoted(reference.entity.tableName)) AS \(alias) "
             + "WHERE \(reference.join!(alias)))"
     }
 
@@ -210,23 +233,24 @@ struct PredicateTranslation {
         let destination = info.destination!
         _ = try layout(of: destination)
         let ownerKey = primaryKey(of: reference)
+        let dialect = dialect
+        let key = dialect.quoted(SQLiteTableLayout.primaryKey)
         switch info.storage {
         case .foreignKey(let name):
             let foreignKey = column(name, of: reference)
-            return .model(
-                ModelReference(entity: destination, qualifier: nil) {
-                    "\($0).\(quoted(SQLiteTableLayout.primaryKey)) = \(foreignKey)"
-                }
-            )
+            return .model(ModelReference(entity: destination, qualifier: nil) { "\($0).\(key) = \(foreignKey)" })
         case .inverseForeignKey(let name):
-            let membership = { (alias: String) in "\(alias).\(quoted(name)) = \(ownerKey)" }
+            let membership = { (alias: String) in "\(alias).\(dialect.quoted(name)) = \(ownerKey)" }
             if info.isToMany { return .collection(CollectionReference(entity: destination, membership: membership)) }
             return .model(ModelReference(entity: destination, qualifier: nil, join: membership))
         case .joinTable(let table, let ownerColumn, let targetColumn):
             let linkAlias = makeAlias()
+            let (link, owner, target) = (
+                dialect.quoted(table), dialect.quoted(ownerColumn), dialect.quoted(targetColumn)
+            )
             let membership = { (alias: String) in
-                "\(alias).\(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT \(linkAlias).\(quoted(targetColumn)) "
-                    + "FROM \(quoted(table)) AS \(linkAlias) WHERE \(linkAlias).\(quoted(ownerColumn)) = \(ownerKey))"
+                "\(alias).\(key) IN (SELECT \(linkAlias).\(target) FROM \(link) AS \(linkAlias) "
+                    + "WHERE \(linkAlias).\(owner) = \(ownerKey))"
             }
             return .collection(CollectionReference(entity: destination, membership: membership))
         }
@@ -243,10 +267,10 @@ struct PredicateTranslation {
         guard let qualifier = reference.qualifier else {
             throw UnsupportedPredicateNode(reason: "type checks on related models run in memory")
         }
-        guard desiredEntity.tableName == reference.entity.tableName else { return "0" }
-        guard try layout(of: reference.entity).typeColumnPosition != nil else { return "1" }
-        let names = desiredEntity.hierarchyNames.map(sqlStringLiteral)
-        return "(\(qualifier).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", "))))"
+        guard desiredEntity.tableName == reference.entity.tableName else { return dialect.literal(false) }
+        guard try layout(of: reference.entity).typeColumnPosition != nil else { return dialect.literal(true) }
+        let names = desiredEntity.hierarchyNames.map(dialect.stringLiteral)
+        return "(\(qualifier).\(dialect.quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", "))))"
     }
 
     // MARK: - Values

@@ -1,13 +1,15 @@
 /// Translates sort descriptors to an SQL `ORDER BY` clause.
 enum SortTranslation {
-    /// The `ORDER BY` clause, ending with the primary key so ties keep store order as Swift's stable sort does.
+    /// The `ORDER BY` clause in a store's dialect, ending with the primary key so ties keep store order as Swift's
+    /// stable sort does.
     ///
     /// - Throws: `UnsupportedPredicateNode` when a descriptor sorts by something that is not a stored column, or
-    ///   compares strings in a localized or case-insensitive way, which SQLite cannot reproduce exactly.
+    ///   compares strings in a localized or case-insensitive way, which SQL cannot reproduce exactly.
     static func orderBy<T: PersistentModel>(
         _ descriptors: [SortDescriptor<T>],
         entity: Schema.Entity,
-        layout: SQLiteTableLayout
+        layout: SQLiteTableLayout,
+        dialect: any SQLDialect
     ) throws -> String {
         var terms: [String] = []
         for descriptor in descriptors {
@@ -29,9 +31,12 @@ enum SortTranslation {
             if case .decimal? = property.codec?.unwrappedCodec {
                 throw UnsupportedPredicateNode(reason: "decimals are sorted in memory")
             }
-            terms.append("\(quoted(property.name)) \(descriptor.order == .forward ? "ASC" : "DESC")")
+            terms.append(
+                dialect.orderingTerm(
+                    dialect.quoted(property.name), ascending: descriptor.order == .forward,
+                    asStrings: property.codec?.columnKind == .string))
         }
-        terms.append(quoted(SQLiteTableLayout.primaryKey))
+        terms.append(dialect.quoted(SQLiteTableLayout.primaryKey))
         return terms.joined(separator: ", ")
     }
 }

@@ -1,6 +1,7 @@
-/// Converts one attribute's Swift values to and from SQLite values.
+/// Converts one attribute's Swift values to and from SQL values (`SQLValue`), the same way for every SQL store.
 ///
-/// The mapping (documented in DefiningModels.md):
+/// A save encodes each value of each row, so the mapping asks no dialect; a store maps these values to its column
+/// types (`SQLDialect.columnType(for:)` of `columnKind`). The mapping (documented in DefiningModels.md):
 /// - `String`, `URL` (absolute string), `UUID` (uppercase string), `Decimal` (its exact decimal string) → TEXT;
 /// - `Bool` (0/1) and every fixed-width integer → INTEGER (`UInt64`/`UInt` above `Int64.max` keep their bit pattern);
 /// - `Double`, `Float`, `Date` (seconds since 2001-01-01, the exact `Double` `Date` holds) → REAL;
@@ -98,19 +99,21 @@ indirect enum ValueCodec: @unchecked Sendable {
         )
     }
 
-    /// The column type used in `CREATE TABLE`. Strings compare with the `SWIFTDATA` collation, as Swift's
-    /// `String` does.
-    var columnType: String {
+    /// What the column of a value of this codec holds, which says how the store declares it
+    /// (`SQLDialect.columnType(for:)`). A composite's own column is its presence flag, 1 or NULL.
+    var columnKind: SQLColumnKind {
         switch self {
-        case .string: "TEXT COLLATE SWIFTDATA"
-        case .url, .uuid, .decimal, .json: "TEXT"
-        case .composite: "INTEGER"
-        case .transformed: "BLOB"
-        case .bool, .integer: "INTEGER"
-        case .double, .float, .date: "REAL"
-        case .data: "BLOB"
-        case .optional(let wrapped, _, _): wrapped.columnType
-        case .rawRepresentable(let raw, _, _): raw.columnType
+        case .string: .string
+        case .url, .uuid, .decimal, .json: .text
+        case .composite: .integer
+        case .transformed: .blob
+        case .bool: .boolean
+        case .integer: .integer
+        case .double, .float: .real
+        case .date: .date
+        case .data: .blob
+        case .optional(let wrapped, _, _): wrapped.columnKind
+        case .rawRepresentable(let raw, _, _): raw.columnKind
         }
     }
 
@@ -128,10 +131,11 @@ indirect enum ValueCodec: @unchecked Sendable {
 
     // MARK: - Columns
 
-    /// One SQL column of an attribute: a name suffix (empty for the attribute's own column), type and nullability.
+    /// One SQL column of an attribute: a name suffix (empty for the attribute's own column), what it holds and
+    /// whether it may hold NULL.
     struct ColumnShape {
         let suffix: String
-        let sqlType: String
+        let kind: SQLColumnKind
         let isNullable: Bool
     }
 
@@ -141,19 +145,19 @@ indirect enum ValueCodec: @unchecked Sendable {
         switch self {
         case .composite(let composite):
             return composite.leaves.map {
-                ColumnShape(suffix: "." + $0.name, sqlType: $0.codec.columnType, isNullable: $0.isOptional)
+                ColumnShape(suffix: "." + $0.name, kind: $0.codec.columnKind, isNullable: $0.isOptional)
             }
         case .optional(.composite(let composite), _, _):
-            return [ColumnShape(suffix: "", sqlType: "INTEGER", isNullable: true)]
+            return [ColumnShape(suffix: "", kind: .integer, isNullable: true)]
                 + composite.leaves.map {
-                    ColumnShape(suffix: "." + $0.name, sqlType: $0.codec.columnType, isNullable: true)
+                    ColumnShape(suffix: "." + $0.name, kind: $0.codec.columnKind, isNullable: true)
                 }
         default:
-            return [ColumnShape(suffix: "", sqlType: columnType, isNullable: isOptional)]
+            return [ColumnShape(suffix: "", kind: columnKind, isNullable: isOptional)]
         }
     }
 
-    /// The SQLite values of an attribute's columns, in `columnShapes` order.
+    /// The SQL values of an attribute's columns, in `columnShapes` order.
     func encodeColumns(_ value: Any) throws -> [SQLValue] {
         switch self {
         case .composite(let composite):
@@ -169,7 +173,7 @@ indirect enum ValueCodec: @unchecked Sendable {
         }
     }
 
-    /// The Swift value of an attribute from its columns' SQLite values.
+    /// The Swift value of an attribute from its columns' SQL values.
     func decodeColumns(_ values: ArraySlice<SQLValue>) throws -> Any {
         switch self {
         case .composite(let composite):
@@ -204,7 +208,7 @@ indirect enum ValueCodec: @unchecked Sendable {
 
     // MARK: - Converting Values
 
-    /// The SQLite value of a slot that holds exactly this codec's type, for the common types, read where the slot
+    /// The SQL value of a slot that holds exactly this codec's type, for the common types, read where the slot
     /// keeps it; nil for anything else, which `encode(_:)` handles.
     ///
     /// A save encodes every attribute of every row it writes: copying each slot out as an `Any` and casting it
@@ -226,7 +230,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     /// How a `Date` is stored: seconds since the reference date.
     private static func stored(_ date: Date) -> SQLValue { .real(date.timeIntervalSinceReferenceDate) }
 
-    /// The SQLite value for a Swift value of this codec's type.
+    /// The SQL value for a Swift value of this codec's type.
     func encode(_ value: Any) throws -> SQLValue {
         switch self {
         case .string: return .text(exactCast(value, to: String.self))
@@ -260,7 +264,7 @@ indirect enum ValueCodec: @unchecked Sendable {
         }
     }
 
-    /// The Swift value for a SQLite value, or a `DecodingFailure` that says what was found.
+    /// The Swift value for an SQL value, or a `DecodingFailure` that says what was found.
     func decode(_ value: SQLValue) throws -> Any {
         switch (self, value) {
         case (.optional(_, _, let none), .null): return none
@@ -302,7 +306,7 @@ indirect enum ValueCodec: @unchecked Sendable {
                 throw DecodingFailure(expected: "a value from \(type(of: box.transformer))", found: value)
             }
             return value
-        default: throw DecodingFailure(expected: columnType, found: value)
+        default: throw DecodingFailure(expected: "\(columnKind)", found: value)
         }
     }
 }

@@ -210,13 +210,7 @@ extension SQLiteStore {
         var sql = head
         if let whereClause = query.whereClause { sql += " WHERE " + whereClause }
         if let orderBy = query.orderBy { sql += " ORDER BY " + orderBy }
-        if let limit = query.limit {
-            sql += " LIMIT \(limit)"
-            if let offset = query.offset, offset > 0 { sql += " OFFSET \(offset)" }
-        } else if let offset = query.offset, offset > 0 {
-            sql += " LIMIT -1 OFFSET \(offset)"
-        }
-        return sql
+        return sql + dialect.limitClause(limit: query.limit, offset: query.offset)
     }
 
     /// Runs a read with the connection, wrapping SQLite failures in a `SwiftDataError` that names the entity.

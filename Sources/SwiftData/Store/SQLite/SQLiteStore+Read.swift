@@ -17,7 +17,8 @@ extension SQLiteStore: ModelStore {
 
     func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) throws -> any StoreFilter {
         do {
-            let clause = try PredicateTranslation.whereClause(for: predicate, entity: entity, layouts: layouts)
+            let clause = try PredicateTranslation.whereClause(
+                for: predicate, entity: entity, layouts: layouts, dialect: dialect)
             return SQLiteFilter(sql: clause.sql, bindings: clause.bindings)
         } catch let node as UnsupportedPredicateNode {
             throw StoreCannotEvaluate(part: .predicate, reason: node.reason)
@@ -29,7 +30,8 @@ extension SQLiteStore: ModelStore {
     {
         do {
             return SQLiteSortOrder(
-                orderBy: try SortTranslation.orderBy(sortBy, entity: entity, layout: layout(of: entity)))
+                orderBy: try SortTranslation.orderBy(
+                    sortBy, entity: entity, layout: layout(of: entity), dialect: dialect))
         } catch let node as UnsupportedPredicateNode {
             throw StoreCannotEvaluate(part: .sort, reason: node.reason)
         }
@@ -141,13 +143,13 @@ extension SQLiteStore: ModelStore {
         return layout
     }
 
-    /// The SQL parts of a read request.
+    /// The SQL parts of a read request, in the store's dialect but for the key sets, which are SQLite's own.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when the request's filter or order is another store's.
     func query(for request: StoreReadRequest) throws -> SQLQuery {
         let entity = request.entity
-        let table = quoted(entity.tableName)
-        let key = "\(table).\(quoted(SQLiteTableLayout.primaryKey))"
+        let table = dialect.quoted(entity.tableName)
+        let key = "\(table).\(dialect.quoted(SQLiteTableLayout.primaryKey))"
         // Each condition is added as `(what there was) AND condition`, the filter first, whose parameters are
         // numbered from 1; the others' parameters are numbered after those before them.
         var whereClause: String?
@@ -167,8 +169,8 @@ extension SQLiteStore: ModelStore {
         }
         // A subclass's rows share its root's table: keep the rows of the subclass and of its own subclasses.
         if entity.superentityType != nil {
-            let names = entity.hierarchyNames.map(sqlStringLiteral)
-            add("\(table).\(quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))")
+            let names = entity.hierarchyNames.map(dialect.stringLiteral)
+            add("\(table).\(dialect.quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))")
         }
         switch request.selection {
         case .all:
@@ -183,10 +185,10 @@ extension SQLiteStore: ModelStore {
                     entityName: entity.name)
             }
             let column = layout.columns[range.lowerBound].name
-            add(SQLiteKeySet(owners.compactMap(\.primaryKey)), on: quoted(column))
+            add(SQLiteKeySet(owners.compactMap(\.primaryKey)), on: dialect.quoted(column))
         }
         if let after = request.after?.primaryKey {
-            add("\(key) > ?\(bindings.count + 1)")
+            add("\(key) > \(dialect.placeholder(bindings.count + 1))")
             bindings.append(.integer(after))
         }
         // Rows deleted without loading their models stay in the table until the save.
@@ -205,7 +207,7 @@ extension SQLiteStore: ModelStore {
             guard let sortOrder = sortOrder as? SQLiteSortOrder else { throw Self.foreignPart(of: entity) }
             query.orderBy = sortOrder.orderBy
         } else if request.ordersByIdentifier {
-            query.orderBy = quoted(SQLiteTableLayout.primaryKey)
+            query.orderBy = dialect.quoted(SQLiteTableLayout.primaryKey)
         }
         query.limit = request.limit
         query.offset = request.offset

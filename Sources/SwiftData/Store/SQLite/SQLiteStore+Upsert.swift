@@ -1,6 +1,6 @@
 extension SQLiteStore {
     /// The statement that inserts a row of an entity or, when its unique value is taken, updates the row that
-    /// holds it: `INSERT … ON CONFLICT(column) DO UPDATE SET …`. One statement does what otherwise takes a lookup
+    /// holds it: `INSERT … ON CONFLICT(column) DO UPDATE SET …` (the dialect's `upsertClause`). One statement does what otherwise takes a lookup
     /// and then an insert or an update; the row's key is looked up only after a conflict.
     ///
     /// Nil unless the statement gives exactly the lookup's result: the entity has one uniqueness constraint, on one
@@ -21,12 +21,10 @@ extension SQLiteStore {
         // changes only when equal values can differ: a canonically equivalent spelling of a string replaces the
         // stored one, and so does -0.0 a stored 0.0. Equal integers and bytes are the same value, and leaving
         // their column out spares updating its index (a sixth of the statement's time).
-        let updates = layout.columns
+        let updated = layout.columns
             .filter { $0.name != column.name || !Self.equalValuesAreIdentical(in: $0) }
-            .map { "\(quoted($0.name)) = excluded.\(quoted($0.name))" }
-        // A table of the unique column alone has nothing to update.
-        let action = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
-        return layout.insertSQL + " ON CONFLICT(\(quoted(column.name))) " + action
+            .map(\.name)
+        return layout.insertSQL + dialect.upsertClause(conflictColumn: column.name, updatedColumns: updated)
     }
 
     /// True when values of the column that compare equal are the same value.

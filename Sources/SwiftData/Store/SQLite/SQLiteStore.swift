@@ -22,6 +22,9 @@ final class SQLiteStore: Sendable {
         entities.allSatisfy { !$0.hasRelationships && $0.uniquenessConstraints.isEmpty }
     }
 
+    /// The SQL the store's queries and the predicate and sort translators write.
+    var dialect: SQLiteDialect { SQLiteDialect() }
+
     /// The name of the table that records the store's identity and schema.
     static let metadataTable = "_swiftdata_metadata"
 

@@ -125,7 +125,7 @@ struct SQLiteTableLayout: Sendable {
                     Column(
                         name: property.name + shape.suffix,
                         propertyIndex: property.index,
-                        sqlType: shape.sqlType,
+                        sqlType: SQLiteDialect().columnType(for: shape.kind),
                         isNullable: shape.isNullable,
                         isForeignKey: false
                     )
