@@ -57,7 +57,7 @@ extension ModelContext {
     func deleteRowsWithoutLoading<T: PersistentModel>(of type: T.Type, where predicate: Predicate<T>?) throws -> Bool {
         let entity = Schema.Entity.of(T.self)
         guard entity.superentityType == nil, entity.subentities.isEmpty,
-            !entity.storedProperties.contains(where: {
+            !entity.persistedProperties.contains(where: {
                 let rule = $0.relationshipInfo?.declaration.deleteRule
                 return rule == .cascade || rule == .deny
             })

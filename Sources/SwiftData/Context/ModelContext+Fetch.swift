@@ -138,7 +138,7 @@ extension ModelContext {
                 storage.isRefreshing = true
                 defer { storage.isRefreshing = false }
                 for (index, range) in layout.columnRangeByProperty {
-                    let property = entity.storedProperties[index]
+                    let property = entity.persistedProperties[index]
                     guard !property.isRelationship, row.loadedProperties?.contains(index) ?? true else { continue }
                     let value = try decode(row.values[range], property: property, entity: entity)
                     if !isSameStoredValue(storage.values[index], value, codec: property.codec) {
@@ -210,7 +210,7 @@ extension ModelContext {
         let query = SQLQuery(whereClause: "\(quoted(SQLiteTableLayout.primaryKey)) = ?1", bindings: [.integer(key)])
         guard let row = try? store.fetchRows(entity: storage.entity, query: query).first else { return }
         for (index, range) in layout.columnRangeByProperty where storage.values[index] is ModelStorage.NotFetched {
-            let property = storage.entity.storedProperties[index]
+            let property = storage.entity.persistedProperties[index]
             guard let value = try? decode(row.values[range], property: property, entity: storage.entity) else {
                 continue
             }

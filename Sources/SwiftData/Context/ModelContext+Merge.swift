@@ -76,8 +76,8 @@ extension ModelContext {
 extension ModelStorage {
     /// Makes relationship slots that have no unsaved change read their stored state again on next access.
     final func resetRelationshipsToStored(from row: FetchedRow, layout: SQLiteTableLayout, context: ModelContext) {
-        for property in entity.storedProperties where property.isRelationship && !changedSlots.contains(property.index)
-        {
+        for property in entity.persistedProperties
+        where property.isRelationship && !changedSlots.contains(property.index) {
             let fresh =
                 (try? context.storedRelationship(property, layout: layout) { row.values[$0] })
                 ?? ToOneFault(target: nil)

@@ -84,8 +84,8 @@ extension ModelContext {
         of entity: Schema.Entity, layout: SQLiteTableLayout, loadedProperties: Set<Int>? = nil,
         column: (Int) -> SQLiteValue
     ) throws -> ModelSlots {
-        try ModelSlots(count: entity.storedProperties.count) { index -> Any in
-            let property = entity.storedProperties[index]
+        try ModelSlots(count: entity.persistedProperties.count) { index -> Any in
+            let property = entity.persistedProperties[index]
             if property.isRelationship { return try storedRelationship(property, layout: layout, column: column) }
             guard let range = layout.columnRangeByProperty[index] else { return property.unstoredValue }
             guard loadedProperties?.contains(index) ?? true else { return ModelStorage.NotFetched() }
@@ -102,7 +102,7 @@ extension Schema.Entity {
     /// storage, and the table holds no other entity's rows (no type column says which class a row is).
     func decodesPlainly(in layout: SQLiteTableLayout) -> Bool {
         layout.typeColumnPosition == nil
-            && storedProperties.allSatisfy { property in
+            && persistedProperties.allSatisfy { property in
                 property.isRelationship
                     || (!property.usesExternalStorage && (property.codec?.decodesWithoutAppCode ?? true))
             }

@@ -131,7 +131,7 @@ extension ModelContext {
             guard !result.contains(model) else { continue }
             result.append(model)
             let storage = model.storage
-            for property in storage.entity.storedProperties {
+            for property in storage.entity.persistedProperties {
                 guard let info = property.relationshipInfo else { continue }
                 switch info.declaration.deleteRule {
                 case .cascade:
@@ -164,7 +164,7 @@ extension ModelContext {
         for model in [inserted.models, changed.models].joined() where !deletions.contains(model) {
             let storage = model.storage
             guard storage.entity.declaresRelationshipCounts else { continue }
-            for property in storage.entity.storedProperties {
+            for property in storage.entity.persistedProperties {
                 guard let info = property.relationshipInfo, info.isToMany else { continue }
                 let minimum = info.declaration.minimumModelCount ?? 0
                 let maximum = info.declaration.maximumModelCount ?? 0

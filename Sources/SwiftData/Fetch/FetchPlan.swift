@@ -91,14 +91,14 @@ struct FetchPlan<T: PersistentModel> {
             models = try predicateInMemory(after: error).matchingModels()
         }
         for keyPath in descriptor.relationshipKeyPathsForPrefetching {
-            guard let index = entity.indexIfPersisted(keyPath), entity.storedProperties[index].isRelationship else {
+            guard let index = entity.indexIfPersisted(keyPath), entity.persistedProperties[index].isRelationship else {
                 throw SwiftDataError(
                     .unsupportedKeyPath,
                     "\(keyPath) is not a relationship of \(entity.name) and cannot be prefetched",
                     entityName: entity.name
                 )
             }
-            try context.prefetch(entity.storedProperties[index], of: models.map(\.storage))
+            try context.prefetch(entity.persistedProperties[index], of: models.map(\.storage))
         }
         return models
     }
@@ -216,9 +216,9 @@ struct FetchPlan<T: PersistentModel> {
         guard !descriptor.propertiesToFetch.isEmpty else { return nil }
         // A subclass's own attributes are read only with every column: when one has no placeholder, read them all.
         var pending = Array(entity.subentities)
-        let baseNames = Set(entity.storedProperties.map(\.name))
+        let baseNames = Set(entity.persistedProperties.map(\.name))
         while let subentity = pending.popLast() {
-            if subentity.storedProperties.contains(where: {
+            if subentity.persistedProperties.contains(where: {
                 !$0.isRelationship && !baseNames.contains($0.name) && $0.placeholderValue == nil
             }) {
                 return nil
@@ -227,7 +227,7 @@ struct FetchPlan<T: PersistentModel> {
         }
         var properties = Set(descriptor.propertiesToFetch.compactMap { entity.indexIfPersisted($0) })
         // A `let` is read back only while its model is made, so it is always read too.
-        for property in entity.storedProperties
+        for property in entity.persistedProperties
         where !property.isRelationship && !properties.contains(property.index)
             && (property.placeholderValue == nil || property.isConstant)
         {

@@ -142,8 +142,8 @@ extension ModelContext {
     /// (`Schema.Entity.Property.placeholderValue`), or left not fetched when it has none.
     private func vanishedModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
         guard let entity = container.schema.entitiesByName[identifier.entityName] else { return nil }
-        let slots = ModelSlots(count: entity.storedProperties.count) { index -> Any in
-            let property = entity.storedProperties[index]
+        let slots = ModelSlots(count: entity.persistedProperties.count) { index -> Any in
+            let property = entity.persistedProperties[index]
             // A non-optional to-one has no empty value: reading it stops with a message naming it, as an
             // attribute without a placeholder does.
             if let info = property.relationshipInfo, !info.isToMany, !property.isOptional {
@@ -162,8 +162,8 @@ extension ModelContext {
     private func unloadedModel(of entity: Schema.Entity, primaryKey: Int64, identifier: PersistentIdentifier)
         -> any PersistentModel
     {
-        let slots = ModelSlots(count: entity.storedProperties.count) { index -> Any in
-            let property = entity.storedProperties[index]
+        let slots = ModelSlots(count: entity.persistedProperties.count) { index -> Any in
+            let property = entity.persistedProperties[index]
             if property.isRelationship { return ModelStorage.UnloadedRelationship() }
             return property.codec == nil ? property.unstoredValue : ModelStorage.NotFetched()
         }

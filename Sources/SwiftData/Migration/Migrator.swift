@@ -173,7 +173,7 @@ struct Migrator {
                     continue
                 }
                 let property =
-                    column.propertyIndex >= 0 ? entity.storedProperties[column.propertyIndex].name : column.name
+                    column.propertyIndex >= 0 ? entity.persistedProperties[column.propertyIndex].name : column.name
                 throw SwiftDataError(
                     .loadIssueModelContainer,
                     "migration stage \(stage) left \(entity.name).\(property) "

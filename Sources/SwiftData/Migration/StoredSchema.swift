@@ -76,13 +76,13 @@ package struct StoredSchema: Codable, Equatable, Sendable {
             let columns = layout.columns.map {
                 Column(
                     name: $0.name,
-                    property: $0.propertyIndex >= 0 ? entity.storedProperties[$0.propertyIndex].name : $0.name,
+                    property: $0.propertyIndex >= 0 ? entity.persistedProperties[$0.propertyIndex].name : $0.name,
                     sqlType: $0.sqlType,
                     isNullable: $0.isNullable,
                     isForeignKey: $0.isForeignKey
                 )
             }
-            let modifiers = entity.storedProperties.compactMap { property -> String? in
+            let modifiers = entity.persistedProperties.compactMap { property -> String? in
                 let modifier =
                     (property.schemaProperty as? Schema.Attribute)?.hashModifier
                     ?? (property.schemaProperty as? Schema.Relationship)?.hashModifier
@@ -125,7 +125,7 @@ package struct StoredSchema: Codable, Equatable, Sendable {
         var pending = [root]
         while !pending.isEmpty {
             let entity = pending.removeFirst()
-            for property in entity.storedProperties where seen.insert(property.name).inserted {
+            for property in entity.persistedProperties where seen.insert(property.name).inserted {
                 result.append(property)
             }
             pending += entity.subentities.sorted { $0.name < $1.name }

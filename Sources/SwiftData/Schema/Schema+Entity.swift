@@ -7,12 +7,14 @@ extension Schema {
         /// The entity's name: the model class's name.
         public let name: String
         /// The entity's persisted properties, in declaration order.
-        public var properties: [any SchemaProperty] { storedProperties.map(\.schemaProperty) }
+        public var properties: [any SchemaProperty] { persistedProperties.map(\.schemaProperty) }
         /// The entity's attributes.
-        public var attributes: Set<Attribute> { Set(storedProperties.compactMap { $0.schemaProperty as? Attribute }) }
+        public var attributes: Set<Attribute> {
+            Set(persistedProperties.compactMap { $0.schemaProperty as? Attribute })
+        }
         /// The entity's relationships.
         public var relationships: Set<Relationship> {
-            Set(storedProperties.compactMap { $0.schemaProperty as? Relationship })
+            Set(persistedProperties.compactMap { $0.schemaProperty as? Relationship })
         }
         /// The entity's attributes by name.
         public var attributesByName: [String: Attribute] {
@@ -24,7 +26,7 @@ extension Schema {
         }
         /// The entity's persisted properties by name.
         public var storedPropertiesByName: [String: any SchemaProperty] {
-            Dictionary(uniqueKeysWithValues: storedProperties.map { ($0.name, $0.schemaProperty) })
+            Dictionary(uniqueKeysWithValues: persistedProperties.map { ($0.name, $0.schemaProperty) })
         }
         /// Groups of property names whose values must be unique together: each `.unique` property alone, then the
         /// groups `#Unique` declares.
@@ -51,11 +53,12 @@ extension Schema {
         }
 
         /// The entity's name and properties.
-        public var description: String { "Entity(\(name), properties: \(storedProperties.map(\.name)))" }
+        public var description: String { "Entity(\(name), properties: \(persistedProperties.map(\.name)))" }
 
         /// Entities are equal when they describe the same model type.
         public static func == (lhs: Entity, rhs: Entity) -> Bool {
-            lhs === rhs || lhs.name == rhs.name && lhs.storedProperties.map(\.name) == rhs.storedProperties.map(\.name)
+            lhs === rhs
+                || lhs.name == rhs.name && lhs.persistedProperties.map(\.name) == rhs.persistedProperties.map(\.name)
         }
 
         /// Hashes the entity's name.
@@ -66,7 +69,7 @@ extension Schema {
         /// The model type this entity describes.
         let modelType: any PersistentModel.Type
         /// Persisted properties with what the runtime needs to read, write and store them.
-        let storedProperties: [Property]
+        let persistedProperties: [Property]
         private let indexByKeyPath: [AnyKeyPath: Int]
         /// The key path objects in slot order. Key path literals are uniqued objects, so an identity scan over a
         /// handful of slots finds the accessor's key path faster than hashing it.
@@ -93,7 +96,7 @@ extension Schema {
             for (index, entry) in metadata.enumerated() {
                 properties.append(Property(index: index, metadata: entry))
             }
-            self.storedProperties = properties
+            self.persistedProperties = properties
             // A `let` is read back once, while a fetched model is made and before it is in a context: a related model
             // cannot be found then, and a change through the other side could not reach it afterwards.
             self.relationshipIssues = properties.filter { $0.isRelationship && $0.isConstant }.map {
@@ -186,7 +189,7 @@ extension Schema {
             // A generic model class makes a new key path object on every access, which would make the table grow
             // (and be copied) without end: past a few per property, misses are looked up by hashing only.
             let remembers = knownKeyPaths.withLock { known in
-                guard known.count < 4 * storedProperties.count + 16 else { return false }
+                guard known.count < 4 * persistedProperties.count + 16 else { return false }
                 known.append(keyPath)
                 return true
             }
@@ -201,7 +204,7 @@ extension Schema {
         func indexIfPersisted(_ keyPath: AnyKeyPath) -> Int? { indexByKeyPath[keyPath] }
 
         /// The property with a given name.
-        func property(named name: String) -> Property? { indexByName[name].map { storedProperties[$0] } }
+        func property(named name: String) -> Property? { indexByName[name].map { persistedProperties[$0] } }
 
         /// The table that stores this entity: one table per inheritance hierarchy, named after its root.
         var tableName: String { superentityType == nil ? name : rootEntity.name }

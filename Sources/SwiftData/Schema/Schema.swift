@@ -21,7 +21,7 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
             cursor += 1
             guard seen.insert(entity.name).inserted else { continue }
             ordered.append(entity)
-            pending += entity.storedProperties.compactMap { $0.relationshipInfo?.destination }
+            pending += entity.persistedProperties.compactMap { $0.relationshipInfo?.destination }
         }
         self.entities = ordered
         self.entitiesByName = Dictionary(ordered.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -38,7 +38,7 @@ extension SQLiteStore {
     /// entity's hierarchy, since a relationship to a class can hold its subclasses and the reverse.
     func isReferenced(_ entity: Schema.Entity) -> Bool {
         entities.contains { other in
-            other.storedProperties.contains { $0.relationshipInfo?.destination.rootEntity === entity.rootEntity }
+            other.persistedProperties.contains { $0.relationshipInfo?.destination.rootEntity === entity.rootEntity }
         }
     }
 }
