@@ -91,7 +91,7 @@ extension ModelContext {
         if let model = registeredModel(for: identifier) { return model }
         guard let key = identifier.primaryKey,
             let store = container.store(identifier: identifier.storeIdentifier),
-            let entity = container.schema.entitiesByName[identifier.entityName]
+            let entity = container.schema.modelEntitiesByName[identifier.entityName]
         else { return nil }
         let query = SQLQuery(whereClause: "\(quoted(SQLiteTableLayout.primaryKey)) = ?1", bindings: [.integer(key)])
         guard let row = try? store.fetchRows(entity: entity, query: query).first else { return nil }

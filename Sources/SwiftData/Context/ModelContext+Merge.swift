@@ -53,7 +53,7 @@ extension ModelContext {
         }
         var vanished: [PersistentIdentifier] = []
         for (entityName, keys) in byEntity {
-            guard let entity = container.schema.entitiesByName[entityName],
+            guard let entity = container.schema.modelEntitiesByName[entityName],
                 let store = try? container.store(for: entity)
             else { continue }
             let condition = SQLiteKeySet(keys).condition(on: quoted(SQLiteTableLayout.primaryKey))

@@ -160,7 +160,7 @@ extension ModelContext {
     /// - Throws: `SwiftDataError.modelValidationFailure` naming the model, the relationship and the count.
     private func validateRelationshipCounts(excluding deletions: OrderedModels) throws {
         // Most schemas declare no counts at all, and then no model needs looking at.
-        guard container.schema.entities.contains(where: \.declaresRelationshipCounts) else { return }
+        guard container.schema.modelEntities.contains(where: \.declaresRelationshipCounts) else { return }
         for model in [inserted.models, changed.models].joined() where !deletions.contains(model) {
             let storage = model.storage
             guard storage.entity.declaresRelationshipCounts else { continue }

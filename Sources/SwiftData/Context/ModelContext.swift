@@ -190,7 +190,7 @@ public final class ModelContext {
     /// declared defaults; check `isDeleted` or use `registeredModel(for:)` and a fetch instead.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         if let model = resolveModel(for: persistentModelID) { return model }
-        guard let entity = container.schema.entitiesByName[persistentModelID.entityName] else {
+        guard let entity = container.schema.modelEntitiesByName[persistentModelID.entityName] else {
             preconditionFailure("\(persistentModelID) belongs to no entity of this context's container")
         }
         let slots = ModelSlots(count: entity.persistedProperties.count) { entity.persistedProperties[$0].unstoredValue }
@@ -297,7 +297,7 @@ extension ModelContext {
     /// not loaded (see `ModelStorage.detachedContainer`), and unloads its relationships, so that models that refer
     /// to each other are released once nothing outside refers to them (see `ModelStorage.unloadRelationships()`).
     func detachRegisteredModels() {
-        let hasRelationships = container.schema.entities.contains(where: \.hasRelationships)
+        let hasRelationships = container.schema.modelEntities.contains(where: \.hasRelationships)
         guard hasRelationships || holdsUnfetchedAttributes else { return }
         // Retained while they change: unloading one model's relationships can release another model.
         let storages = registered.allStorages

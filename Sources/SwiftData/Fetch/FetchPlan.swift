@@ -215,7 +215,7 @@ struct FetchPlan<T: PersistentModel> {
     private var requestedProperties: Set<Int>? {
         guard !descriptor.propertiesToFetch.isEmpty else { return nil }
         // A subclass's own attributes are read only with every column: when one has no placeholder, read them all.
-        var pending = Array(entity.subentities)
+        var pending = Array(entity.knownSubentities)
         let baseNames = Set(entity.persistedProperties.map(\.name))
         while let subentity = pending.popLast() {
             if subentity.persistedProperties.contains(where: {
@@ -223,7 +223,7 @@ struct FetchPlan<T: PersistentModel> {
             }) {
                 return nil
             }
-            pending += subentity.subentities
+            pending += subentity.knownSubentities
         }
         var properties = Set(descriptor.propertiesToFetch.compactMap { entity.indexIfPersisted($0) })
         // A `let` is read back only while its model is made, so it is always read too.

@@ -114,7 +114,7 @@ extension ModelContext {
             }
         }
         for (entityName, wanted) in missing {
-            guard let entity = container.schema.entitiesByName[entityName] else { continue }
+            guard let entity = container.schema.modelEntitiesByName[entityName] else { continue }
             do {
                 let byKey = try modelsByKey(of: entity, primaryKeys: wanted.map(\.1))
                 for (identifier, key) in wanted {
@@ -141,7 +141,7 @@ extension ModelContext {
     /// in no context, with no related models, each attribute holding its placeholder
     /// (`Schema.Entity.Property.placeholderValue`), or left not fetched when it has none.
     private func vanishedModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
-        guard let entity = container.schema.entitiesByName[identifier.entityName] else { return nil }
+        guard let entity = container.schema.modelEntitiesByName[identifier.entityName] else { return nil }
         let slots = ModelSlots(count: entity.persistedProperties.count) { index -> Any in
             let property = entity.persistedProperties[index]
             // A non-optional to-one has no empty value: reading it stops with a message naming it, as an

@@ -1,5 +1,5 @@
 /// A property of an entity in a schema: an attribute or a relationship.
-public protocol SchemaProperty: AnyObject, Sendable {
+public protocol SchemaProperty: AnyObject, Hashable, Sendable {
     /// The property's name.
     var name: String { get }
     /// The property's name in an earlier schema version, or its current name when it was never renamed.

@@ -10,7 +10,7 @@ extension SQLiteStore {
     /// storage, whose files an update must account for before it runs.
     func upsertSQL(for entity: Schema.Entity) -> String? {
         guard entity.uniquenessConstraints.count == 1, entity.uniquenessConstraints[0].count == 1,
-            entity.superentityType == nil, entity.subentities.isEmpty,
+            entity.superentityType == nil, entity.knownSubentities.isEmpty,
             !entity.hasRelationships, !entity.usesExternalStorage,
             !isReferenced(entity),
             let layout = layouts[entity.name],
