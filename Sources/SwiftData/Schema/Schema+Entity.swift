@@ -14,6 +14,7 @@ extension Schema {
     /// ```
     ///
     /// Such a schema describes models; a ``ModelContainer`` cannot store them, as no class makes their instances.
+    /// The entities of a decoded schema have no model class either (see ``Schema/load(from:)``).
     public final class Entity: Hashable, CustomStringConvertible, CustomDebugStringConvertible, @unchecked Sendable {
         // @unchecked: built once and only read afterwards, except the relationship information that
         // `EntityRegistry` completes before it publishes the entity and the inheritance links, which `links` guards.

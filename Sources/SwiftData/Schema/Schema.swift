@@ -4,8 +4,8 @@
 /// every model class they inherit from, so `Schema([Trip.self])` knows the types `Trip` refers to. Subclasses are
 /// not found from their superclass: list them.
 ///
-/// A schema can also be made from entities built without model classes: such a schema describes models for
-/// comparison and inspection, but a ``ModelContainer`` cannot store them.
+/// A schema can also be made from entities built without model classes, or decoded (see ``load(from:)``): such a
+/// schema describes models for comparison and inspection, but a ``ModelContainer`` cannot store them.
 public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
     /// The schema's entities, in the order the types were given, followed by related types.
     public let entities: [Entity]
@@ -13,6 +13,9 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
     public let entitiesByName: [String: Entity]
     /// The schema's version.
     public let version: Version
+    /// The version of the encoding the schema was decoded from, or ``schemaEncodingVersion`` for a schema made in
+    /// this process.
+    public let encodingVersion: Version
 
     /// Creates a schema from model types, including every type reachable through their relationships and every
     /// model class they inherit from.
@@ -39,6 +42,7 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
         self.entities = described
         self.entitiesByName = byName
         self.version = version
+        self.encodingVersion = Self.schemaEncodingVersion
         self.modelEntities = ordered
         self.modelEntitiesByName = Dictionary(ordered.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -58,7 +62,7 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
         if modelEntities.count == entities.count {
             self.init(modelEntities.compactMap(\.modelType), version: version)
         } else {
-            self.init(schemaEntities: entities, version: version)
+            self.init(schemaEntities: entities, version: version, encodingVersion: Self.schemaEncodingVersion)
         }
     }
 
@@ -109,7 +113,7 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
     var describesModelClasses: Bool { modelEntities.count == entities.count }
 
     /// A schema of entities as they are, with every subentity and superentity they reach.
-    init(schemaEntities given: [Entity], version: Version) {
+    init(schemaEntities given: [Entity], version: Version, encodingVersion: Version) {
         var ordered: [Entity] = []
         var seen: Set<ObjectIdentifier> = []
         var pending = given
@@ -125,6 +129,7 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
         self.entities = ordered
         self.entitiesByName = Dictionary(ordered.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.version = version
+        self.encodingVersion = encodingVersion
         let models = ordered.compactMap(\.modelEntity)
         self.modelEntities = models
         self.modelEntitiesByName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
