@@ -144,12 +144,18 @@ public final class ModelContainer: Sendable {
 
     /// Deletes every model from every store of the container, permanently.
     ///
-    /// Stores opened with `allowsSave: false` are left as they are; `erase()` throws for them instead.
+    /// Stores opened with `allowsSave: false` are left as they are; `erase()` throws for them instead. Every context
+    /// of the container learns of it the next time it fetches or saves: the models it holds whose rows are gone
+    /// leave it as deleted, and it posts ``ModelContext/didSave`` with the identifiers of every saved model it
+    /// held under ``ModelContext/NotificationKey/invalidatedAllIdentifiers``.
     public func deleteAllData() {
         for store in stores { try? store.deleteAllRows() }
+        broadcaster.invalidateAll()
     }
 
     /// Deletes every model from every store of the container.
+    ///
+    /// The container's contexts learn of it as they do for ``deleteAllData()``.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be written, such as one opened with
     ///   `allowsSave: false`; a container with such a store erases none.
@@ -160,6 +166,7 @@ public final class ModelContainer: Sendable {
                 "the store \(readOnly.configuration.name) was opened with allowsSave: false and cannot be erased"
             )
         }
+        defer { broadcaster.invalidateAll() }
         for store in stores { try store.deleteAllRows() }
     }
 

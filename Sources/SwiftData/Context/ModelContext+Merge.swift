@@ -1,3 +1,5 @@
+internal import Foundation
+
 extension ModelContext {
     // MARK: - Internal
 
@@ -11,14 +13,30 @@ extension ModelContext {
         let pending = inbox.drain()
         guard !pending.isEmpty else { return }
         guard !pending.refreshesEverything else {
-            // More saves arrived than the inbox keeps one by one: re-read every registered model, and those whose
-            // rows are gone were deleted.
-            let vanished = refreshRegisteredModels(registered.allStorages.map(\.identifier))
+            // More saves arrived than the inbox keeps one by one, or every row was deleted: re-read every registered
+            // model, and those whose rows are gone were deleted.
+            let held = registered.allStorages.filter(\.isSaved).map(\.identifier)
+            let vanished = refreshRegisteredModels(held)
             markDeletedElsewhere(vanished)
+            if pending.invalidatesAll { announceInvalidation(of: held) }
             return
         }
         markDeletedElsewhere(pending.deleted)
         refreshRegisteredModels(Array(pending.updated))
+    }
+
+    /// Tells `didSave` observers that every model the context held is invalid: the container's data was deleted.
+    private func announceInvalidation(of identifiers: [PersistentIdentifier]) {
+        NotificationCenter.default.post(
+            name: ModelContext.didSave,
+            object: self,
+            userInfo: [
+                NotificationKey.invalidatedAllIdentifiers.rawValue: identifiers,
+                NotificationKey.insertedIdentifiers.rawValue: [PersistentIdentifier](),
+                NotificationKey.updatedIdentifiers.rawValue: [PersistentIdentifier](),
+                NotificationKey.deletedIdentifiers.rawValue: [PersistentIdentifier](),
+            ]
+        )
     }
 
     /// Drops registered models without unsaved changes whose rows another context deleted.
