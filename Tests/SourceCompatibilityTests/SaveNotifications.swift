@@ -1,5 +1,6 @@
 // Observing saves the way sync and widget-refresh code does: the identifiers of a save read from the `didSave`
-// notification's `userInfo` by `ModelContext.NotificationKey`, and `willSave` with no `userInfo`.
+// notification's `userInfo` by `ModelContext.NotificationKey`, `willSave` with no `userInfo`, and a full refresh
+// when the notification says every identifier was invalidated.
 import Foundation
 import SwiftData
 import Testing
@@ -24,6 +25,26 @@ final class SaveLog: @unchecked Sendable {
     }
 
     var snapshot: [(name: Notification.Name, userInfo: [AnyHashable: Any]?)] { lock.withLock { entries } }
+}
+
+/// What a cache of notes must do after a save: refresh the notes a save touched, or everything.
+enum CacheRefresh: Equatable {
+    case notes(Set<PersistentIdentifier>)
+    case everything
+}
+
+/// Decides from a `didSave` notification what to refresh, reading every key Apple documents.
+func refresh(after notification: Notification) -> CacheRefresh {
+    guard let userInfo = notification.userInfo else { return .everything }
+    if userInfo[ModelContext.NotificationKey.invalidatedAllIdentifiers.rawValue] != nil { return .everything }
+    let keys: [ModelContext.NotificationKey] = [.insertedIdentifiers, .updatedIdentifiers, .deletedIdentifiers]
+    var touched = Set<PersistentIdentifier>()
+    for key in keys {
+        let identifiers = userInfo[key.rawValue] as? [PersistentIdentifier] ?? []
+        touched.formUnion(identifiers.filter { $0.entityName == Schema.entityName(for: Note.self) })
+    }
+    _ = userInfo[ModelContext.NotificationKey.queryGeneration.rawValue]
+    return .notes(touched)
 }
 
 @Suite struct SaveNotificationTests {
@@ -60,5 +81,25 @@ final class SaveLog: @unchecked Sendable {
         #expect(identifiers(3, .updatedIdentifiers) == [kept.persistentModelID])
         #expect(identifiers(3, .deletedIdentifiers) == [dropped.persistentModelID])
         #expect(identifiers(3, .insertedIdentifiers).isEmpty)
+    }
+
+    @Test func deletingAllDataTellsObserversToRefreshEverything() throws {
+        let container = try ModelContainer(
+            for: Note.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        let log = SaveLog()
+        let observer = NotificationCenter.default.addObserver(
+            forName: ModelContext.didSave, object: context, queue: nil
+        ) { log.record($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        let note = Note(text: "draft")
+        context.insert(note)
+        try context.save()
+        container.deleteAllData()
+        #expect(try context.fetch(FetchDescriptor<Note>()).isEmpty)
+
+        let refreshes = log.snapshot.map { refresh(after: Notification(name: $0.name, userInfo: $0.userInfo)) }
+        #expect(refreshes == [.notes([note.persistentModelID]), .everything])
     }
 }

@@ -40,8 +40,9 @@ public final class ModelContainer: Sendable {
     /// let container = try ModelContainer(for: schema, configurations: [modelConfiguration])
     /// ```
     ///
-    /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be opened or created, or when a
-    ///   relationship's inverse is ambiguous, with a message that says why.
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be opened or created, when a
+    ///   relationship's inverse is ambiguous, or when an entity of the schema has no model class (the schema was
+    ///   made from entities without one), with a message that says why.
     public init(
         for givenSchema: Schema,
         migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
@@ -50,16 +51,24 @@ public final class ModelContainer: Sendable {
         let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
         for configuration in configurations { try configuration.validate() }
         // The container stores every entity of its schema and of its configurations' schemas.
-        var allEntities = givenSchema.entities
+        for candidate in [givenSchema] + configurations.compactMap(\.schema) where !candidate.describesModelClasses {
+            let names = candidate.entities.filter { $0.modelEntity == nil }.map(\.name)
+            throw SwiftDataError(
+                .loadIssueModelContainer,
+                "the schema's entities \(names.joined(separator: ", ")) have no model class: a schema of entities "
+                    + "made without model classes describes models but cannot store them"
+            )
+        }
+        var allEntities = givenSchema.modelEntities
         var entityNames = Set(allEntities.map(\.name))
         for configuration in configurations {
-            for entity in configuration.schema?.entities ?? [] where entityNames.insert(entity.name).inserted {
+            for entity in configuration.schema?.modelEntities ?? [] where entityNames.insert(entity.name).inserted {
                 allEntities.append(entity)
             }
         }
         let schema =
-            allEntities.count == givenSchema.entities.count
-            ? givenSchema : Schema(allEntities.map(\.modelType), version: givenSchema.version)
+            allEntities.count == givenSchema.modelEntities.count
+            ? givenSchema : Schema(allEntities.compactMap(\.modelType), version: givenSchema.version)
 
         let issues = allEntities.flatMap(\.relationshipIssues)
         if !issues.isEmpty {
@@ -68,7 +77,9 @@ public final class ModelContainer: Sendable {
 
         var assignment: [String: Int] = [:]
         for entity in allEntities {
-            let index = configurations.firstIndex { $0.schema?.entitiesByName[entity.name] != nil || $0.schema == nil }
+            let index = configurations.firstIndex {
+                $0.schema?.modelEntitiesByName[entity.name] != nil || $0.schema == nil
+            }
             assignment[entity.name] = index ?? 0
         }
 
@@ -136,12 +147,18 @@ public final class ModelContainer: Sendable {
 
     /// Deletes every model from every store of the container, permanently.
     ///
-    /// Stores opened with `allowsSave: false` are left as they are; `erase()` throws for them instead.
+    /// Stores opened with `allowsSave: false` are left as they are; `erase()` throws for them instead. Every context
+    /// of the container learns of it the next time it fetches or saves: the models it holds whose rows are gone
+    /// leave it as deleted, and it posts ``ModelContext/didSave`` with the identifiers of every saved model it
+    /// held under ``ModelContext/NotificationKey/invalidatedAllIdentifiers``.
     public func deleteAllData() {
         for store in stores { try? store.deleteAllRows() }
+        broadcaster.invalidateAll()
     }
 
     /// Deletes every model from every store of the container.
+    ///
+    /// The container's contexts learn of it as they do for ``deleteAllData()``.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be written, such as one opened with
     ///   `allowsSave: false`; a container with such a store erases none.
@@ -152,6 +169,7 @@ public final class ModelContainer: Sendable {
                 "the store \(readOnly.name) was opened with allowsSave: false and cannot be erased"
             )
         }
+        defer { broadcaster.invalidateAll() }
         for store in stores { try store.deleteAllRows() }
     }
 
@@ -164,7 +182,7 @@ public final class ModelContainer: Sendable {
         self.migrationPlan = nil
         self.orderedConfigurations = [configuration]
         self.stores = [store]
-        self.storeByEntity = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, store) })
+        self.storeByEntity = Dictionary(uniqueKeysWithValues: schema.modelEntities.map { ($0.name, store) })
         self.hasLinksAcrossStores = false
     }
 
@@ -176,10 +194,12 @@ public final class ModelContainer: Sendable {
         plan: (any SchemaMigrationPlan.Type)?
     ) -> Schema.Version {
         guard let plan else { return schema.version }
-        let types = Set(entities.map { ObjectIdentifier($0.modelType) })
+        func identifiers(_ entities: [Schema.Entity]) -> Set<ObjectIdentifier> {
+            Set(entities.compactMap { $0.modelType.map(ObjectIdentifier.init) })
+        }
+        let types = identifiers(entities)
         let match = plan.schemas.last { versioned in
-            Set(Schema(versionedSchema: versioned).entities.map { ObjectIdentifier($0.modelType) }).isSuperset(
-                of: types)
+            identifiers(Schema(versionedSchema: versioned).modelEntities).isSuperset(of: types)
         }
         return (match ?? plan.schemas.last)?.versionIdentifier ?? schema.version
     }
@@ -217,7 +237,7 @@ public final class ModelContainer: Sendable {
         _ entities: [Schema.Entity], storeByEntity: [String: any ModelStore]
     ) -> Bool {
         entities.contains { entity in
-            entity.storedProperties.contains { property in
+            entity.persistedProperties.contains { property in
                 guard let destination = property.relationshipInfo?.destination else { return false }
                 return storeByEntity[destination.name] !== storeByEntity[entity.name]
             }

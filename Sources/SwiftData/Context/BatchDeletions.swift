@@ -56,8 +56,8 @@ extension ModelContext {
     /// the matches are deleted as usual. Returns false, doing nothing, when the models are needed.
     func deleteRowsWithoutLoading<T: PersistentModel>(of type: T.Type, where predicate: Predicate<T>?) throws -> Bool {
         let entity = Schema.Entity.of(T.self)
-        guard entity.superentityType == nil, entity.subentities.isEmpty,
-            !entity.storedProperties.contains(where: {
+        guard entity.superentityType == nil, entity.knownSubentities.isEmpty,
+            !entity.persistedProperties.contains(where: {
                 let rule = $0.relationshipInfo?.declaration.deleteRule
                 return rule == .cascade || rule == .deny
             })

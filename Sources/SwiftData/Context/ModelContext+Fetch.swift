@@ -101,7 +101,7 @@ extension ModelContext {
     func resolveModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
         if let model = registeredModel(for: identifier) { return model }
         guard !identifier.isTemporary, let store = container.store(identifier: identifier.storeIdentifier),
-            let entity = container.schema.entitiesByName[identifier.entityName]
+            let entity = container.schema.modelEntitiesByName[identifier.entityName]
         else { return nil }
         let request = StoreReadRequest(entity: entity, selection: .identifiers([identifier]))
         return try? readModels(request, from: store).first
@@ -112,7 +112,7 @@ extension ModelContext {
         guard !storage.identifier.isTemporary, let store = try? container.store(for: storage.entity) else { return }
         let request = StoreReadRequest(entity: storage.entity, selection: .identifiers([storage.identifier]))
         try? store.readRows(request) { row in
-            for property in storage.entity.storedProperties
+            for property in storage.entity.persistedProperties
             where storage.values[property.index] is ModelStorage.NotFetched && row.holdsValue(of: property) {
                 guard let value = try? row.value(of: property) else { continue }
                 storage.values[property.index] = value

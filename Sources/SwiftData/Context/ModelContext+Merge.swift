@@ -1,3 +1,5 @@
+internal import Foundation
+
 extension ModelContext {
     // MARK: - Internal
 
@@ -11,9 +13,11 @@ extension ModelContext {
         let pending = inbox.drain()
         guard !pending.isEmpty else { return }
         guard !pending.refreshesEverything else {
-            // More saves arrived than the inbox keeps one by one: re-read every registered model, and those whose
-            // rows are gone were deleted.
-            let vanished = refreshRegisteredModels(registered.allStorages.map(\.identifier))
+            // More saves arrived than the inbox keeps one by one, or every row was deleted: re-read every registered
+            // model, and those whose rows are gone were deleted.
+            let held = registered.allStorages.filter(\.isSaved).map(\.identifier)
+            let vanished = refreshRegisteredModels(held)
+            if pending.invalidatesAll { announceInvalidation(of: held) }
             markDeletedElsewhere(vanished)
             return
         }
@@ -40,6 +44,20 @@ extension ModelContext {
         savedValues.removeAll { goneStorages.contains(ObjectIdentifier($0.storage)) }
     }
 
+    /// Tells `didSave` observers that every model the context held is invalid: the container's data was deleted.
+    private func announceInvalidation(of identifiers: [PersistentIdentifier]) {
+        NotificationCenter.default.post(
+            name: ModelContext.didSave,
+            object: self,
+            userInfo: [
+                NotificationKey.invalidatedAllIdentifiers.rawValue: identifiers,
+                NotificationKey.insertedIdentifiers.rawValue: [PersistentIdentifier](),
+                NotificationKey.updatedIdentifiers.rawValue: [PersistentIdentifier](),
+                NotificationKey.deletedIdentifiers.rawValue: [PersistentIdentifier](),
+            ]
+        )
+    }
+
     /// Re-reads registered, unchanged models with the given identifiers, one query per entity, and returns the
     /// identifiers of those whose rows a successful read did not find.
     @discardableResult
@@ -52,7 +70,7 @@ extension ModelContext {
         }
         var vanished: [PersistentIdentifier] = []
         for (entityName, identifiers) in byEntity {
-            guard let entity = container.schema.entitiesByName[entityName],
+            guard let entity = container.schema.modelEntitiesByName[entityName],
                 let store = try? container.store(for: entity)
             else { continue }
             let request = StoreReadRequest(entity: entity, selection: .identifiers(identifiers))
@@ -79,7 +97,7 @@ extension ModelContext {
 extension ModelStorage {
     /// Makes relationship slots that have no unsaved change read their stored state again on next access.
     final func resetRelationshipsToStored(from row: some StoreRow, context: ModelContext) {
-        for property in entity.storedProperties where property.isRelationship && !changedSlots.contains(property.index)
+        for property in entity.persistedProperties where property.isRelationship && !changedSlots.contains(property.index)
         {
             let stored = (try? row.value(of: property)) ?? ToOneFault(target: nil)
             setObserved(property.index, context.container.locatingTarget(of: stored, property: property))

@@ -84,8 +84,8 @@ extension ModelContext {
     /// - Throws: what the row throws for a value that does not fit its property.
     func newSlots(of row: some StoreRow) throws -> ModelSlots {
         let entity = row.entity
-        return try ModelSlots(count: entity.storedProperties.count) { index -> Any in
-            let property = entity.storedProperties[index]
+        return try ModelSlots(count: entity.persistedProperties.count) { index -> Any in
+            let property = entity.persistedProperties[index]
             let value = try row.value(of: property)
             guard container.hasLinksAcrossStores, property.isRelationship else { return value }
             return container.locatingTarget(of: value, property: property)
@@ -106,7 +106,7 @@ extension ModelContext {
             if !storage.hasChanges && !storage.isDeleted && !storage.isRefreshing {
                 storage.isRefreshing = true
                 defer { storage.isRefreshing = false }
-                for property in entity.storedProperties where row.holdsValue(of: property) {
+                for property in entity.persistedProperties where row.holdsValue(of: property) {
                     let value = try row.value(of: property)
                     if !isSameStoredValue(storage.values[property.index], value, codec: property.codec) {
                         storage.setObserved(property.index, value)

@@ -133,7 +133,7 @@ extension ModelContext {
 extension ModelStorage {
     /// Sets a relationship slot that was not loaded to the given models, as its saved state.
     final func fillRelationship(at index: Int, with models: [any PersistentModel]) {
-        let property = entity.storedProperties[index]
+        let property = entity.persistedProperties[index]
         let value: Any
         if property.relationshipInfo?.isToMany == true {
             value = property.makeCollection(models)

@@ -1,23 +1,46 @@
 extension ModelContext {
     // MARK: - Saving
 
-    /// The notification posted before a context saves. Its object is the context.
+    /// A notification that posts when the context is about to process pending inserts, changes, and deletes.
+    ///
+    /// Its object is the context. As on Apple platforms, it has no `userInfo` dictionary. A save with nothing to
+    /// write posts nothing.
     public static let willSave = Notification.Name("ModelContextWillSave")
-    /// The notification posted after a context saves. Its user info holds the identifiers of the inserted,
-    /// updated and deleted models under `NotificationKey` raw values.
+
+    /// A notification that posts when the context finishes processing pending inserts, changes, and deletes.
+    ///
+    /// Its object is the context. Its `userInfo` holds the persistent identifiers of the models the save inserted,
+    /// updated and deleted, each an array of `PersistentIdentifier` under the raw value of a ``NotificationKey``
+    /// (an empty array when there are none):
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
+    ///     let key = ModelContext.NotificationKey.insertedIdentifiers.rawValue
+    ///     let inserted = note.userInfo?[key] as? [PersistentIdentifier] ?? []
+    /// }
+    /// ```
+    ///
+    /// After ``ModelContainer/deleteAllData()`` or ``ModelContainer/erase()``, each context of the container posts
+    /// it once more, the next time it fetches or saves, with the identifiers of every saved model it held under
+    /// ``NotificationKey/invalidatedAllIdentifiers`` (and empty arrays under the other keys).
     public static let didSave = Notification.Name("ModelContextDidSave")
 
-    /// The keys of the `didSave` notification's user info.
+    /// Describes the data in the user info dictionary of a notification sent by a model context.
     public enum NotificationKey: String, Sendable {
-        /// Identifiers of the models the save deleted.
+        /// A set of values identifying the context's deleted models: the identifiers of the models the save
+        /// deleted, `delete(model:where:)`'s rows included.
         case deletedIdentifiers
-        /// Identifiers of the models the save inserted.
+        /// A set of values identifying the context's inserted models: their permanent identifiers.
         case insertedIdentifiers
-        /// Present when every identifier of the context is invalid.
+        /// A set of values identifying the context's invalidated models: the identifiers of every saved model the
+        /// context held when the container's data was deleted (``ModelContainer/deleteAllData()``,
+        /// ``ModelContainer/erase()``). Only in the `didSave` notification that tells of it.
         case invalidatedAllIdentifiers
-        /// Identifiers of the models the save updated.
+        /// A set of values identifying the context's updated models.
         case updatedIdentifiers
-        /// The query generation of the save.
+        /// A token that indicates which generation of the model store SwiftData is using.
+        ///
+        /// Not posted: OpenSwiftData has no query generations, and each fetch reads the latest saved data.
         case queryGeneration
     }
 
@@ -132,7 +155,7 @@ extension ModelContext {
             guard !result.contains(model) else { continue }
             result.append(model)
             let storage = model.storage
-            for property in storage.entity.storedProperties {
+            for property in storage.entity.persistedProperties {
                 guard let info = property.relationshipInfo else { continue }
                 switch info.declaration.deleteRule {
                 case .cascade:
@@ -161,11 +184,11 @@ extension ModelContext {
     /// - Throws: `SwiftDataError.modelValidationFailure` naming the model, the relationship and the count.
     private func validateRelationshipCounts(excluding deletions: OrderedModels) throws {
         // Most schemas declare no counts at all, and then no model needs looking at.
-        guard container.schema.entities.contains(where: \.declaresRelationshipCounts) else { return }
+        guard container.schema.modelEntities.contains(where: \.declaresRelationshipCounts) else { return }
         for model in [inserted.models, changed.models].joined() where !deletions.contains(model) {
             let storage = model.storage
             guard storage.entity.declaresRelationshipCounts else { continue }
-            for property in storage.entity.storedProperties {
+            for property in storage.entity.persistedProperties {
                 guard let info = property.relationshipInfo, info.isToMany else { continue }
                 let minimum = info.declaration.minimumModelCount ?? 0
                 let maximum = info.declaration.maximumModelCount ?? 0

@@ -78,7 +78,7 @@ public final class ModelContext {
         guard storage.context === self, !storage.isDeleted else { return }
         if !storage.isSaved {
             // Undoing brings the model back with the links it had.
-            let links = storage.entity.storedProperties.filter(\.isRelationship).map {
+            let links = storage.entity.persistedProperties.filter(\.isRelationship).map {
                 ($0.index, storage.values[$0.index])
             }
             inserted.remove(model)
@@ -192,10 +192,10 @@ public final class ModelContext {
     /// declared defaults; check `isDeleted` or use `registeredModel(for:)` and a fetch instead.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         if let model = resolveModel(for: persistentModelID) { return model }
-        guard let entity = container.schema.entitiesByName[persistentModelID.entityName] else {
+        guard let entity = container.schema.modelEntitiesByName[persistentModelID.entityName] else {
             preconditionFailure("\(persistentModelID) belongs to no entity of this context's container")
         }
-        let slots = ModelSlots(count: entity.storedProperties.count) { entity.storedProperties[$0].unstoredValue }
+        let slots = ModelSlots(count: entity.persistedProperties.count) { entity.persistedProperties[$0].unstoredValue }
         let (model, storage) = entity.makeModel(identifier: persistentModelID, slots: slots)
         storage.context = self
         storage.isDeleted = true
@@ -233,7 +233,7 @@ public final class ModelContext {
             changed.append(model)
         }
         if !storage.identifier.isTemporary { registered.insert(storage) }
-        for property in storage.entity.storedProperties where property.isRelationship {
+        for property in storage.entity.persistedProperties where property.isRelationship {
             let value = storage.values[property.index]
             for target in property.relatedModels(in: value) where target.storage.context !== self {
                 insertModel(target)
@@ -271,7 +271,7 @@ public final class ModelContext {
 
     func detachFromRelatedModels(_ storage: ModelStorage) {
         guard let model = storage.model else { return }
-        for property in storage.entity.storedProperties {
+        for property in storage.entity.persistedProperties {
             guard let info = property.relationshipInfo, !info.inverseSides.isEmpty,
                 info.declaration.deleteRule != .noAction || !storage.isSaved
             else { continue }
@@ -299,7 +299,7 @@ extension ModelContext {
     /// not loaded (see `ModelStorage.detachedContainer`), and unloads its relationships, so that models that refer
     /// to each other are released once nothing outside refers to them (see `ModelStorage.unloadRelationships()`).
     func detachRegisteredModels() {
-        let hasRelationships = container.schema.entities.contains(where: \.hasRelationships)
+        let hasRelationships = container.schema.modelEntities.contains(where: \.hasRelationships)
         guard hasRelationships || holdsUnfetchedAttributes else { return }
         // Retained while they change: unloading one model's relationships can release another model.
         let storages = registered.allStorages

@@ -48,6 +48,15 @@ final class ChangeBroadcaster: Sendable {
         for subscriber in subscribers { subscriber.yield(changes) }
     }
 
+    /// Tells every context that every row of the container was deleted.
+    func invalidateAll() {
+        let inboxes = state.withLock { state in
+            state.inboxes = state.inboxes.filter { $0.value.inbox != nil }
+            return state.inboxes.values.compactMap(\.inbox)
+        }
+        for inbox in inboxes { inbox.invalidateAll() }
+    }
+
     /// A new stream of every later save.
     func subscribe() -> AsyncStream<SavedChanges> {
         let (stream, continuation) = AsyncStream<SavedChanges>.makeStream(
@@ -78,6 +87,9 @@ final class ChangeInbox: Sendable {
         var deleted: Set<PersistentIdentifier> = []
         /// True when more identifiers arrived than the limit: re-read every registered model instead.
         var refreshesEverything = false
+        /// True when every row of the container was deleted (`deleteAllData()`, `erase()`): every model the context
+        /// holds is invalid, which it announces.
+        var invalidatesAll = false
 
         var isEmpty: Bool { updated.isEmpty && deleted.isEmpty && !refreshesEverything }
     }
@@ -110,6 +122,12 @@ final class ChangeInbox: Sendable {
                 state.pending = Pending(refreshesEverything: true)
             }
         }
+    }
+
+    /// Notes that every row of the container was deleted: the context re-reads every model it holds and
+    /// announces that they are all invalid.
+    func invalidateAll() {
+        state.withLock { $0.pending = Pending(refreshesEverything: true, invalidatesAll: true) }
     }
 
     /// Takes what is pending and empties the inbox.

@@ -75,14 +75,14 @@ struct FetchPlan<T: PersistentModel> {
     func models() throws -> [T] {
         let models = try evaluatingRefusedPartsInMemory { try $0.matchingModels() }
         for keyPath in descriptor.relationshipKeyPathsForPrefetching {
-            guard let index = entity.indexIfPersisted(keyPath), entity.storedProperties[index].isRelationship else {
+            guard let index = entity.indexIfPersisted(keyPath), entity.persistedProperties[index].isRelationship else {
                 throw SwiftDataError(
                     .unsupportedKeyPath,
                     "\(keyPath) is not a relationship of \(entity.name) and cannot be prefetched",
                     entityName: entity.name
                 )
             }
-            try context.prefetch(entity.storedProperties[index], of: models.map(\.storage))
+            try context.prefetch(entity.persistedProperties[index], of: models.map(\.storage))
         }
         return models
     }
@@ -218,19 +218,19 @@ struct FetchPlan<T: PersistentModel> {
     private var requestedProperties: Set<Int>? {
         guard !descriptor.propertiesToFetch.isEmpty else { return nil }
         // A subclass's own attributes are read only with every column: when one has no placeholder, read them all.
-        var pending = Array(entity.subentities)
-        let baseNames = Set(entity.storedProperties.map(\.name))
+        var pending = Array(entity.knownSubentities)
+        let baseNames = Set(entity.persistedProperties.map(\.name))
         while let subentity = pending.popLast() {
-            if subentity.storedProperties.contains(where: {
+            if subentity.persistedProperties.contains(where: {
                 !$0.isRelationship && !baseNames.contains($0.name) && $0.placeholderValue == nil
             }) {
                 return nil
             }
-            pending += subentity.subentities
+            pending += subentity.knownSubentities
         }
         var properties = Set(descriptor.propertiesToFetch.compactMap { entity.indexIfPersisted($0) })
         // A `let` is read back only while its model is made, so it is always read too.
-        for property in entity.storedProperties
+        for property in entity.persistedProperties
         where !property.isRelationship && !properties.contains(property.index)
             && (property.placeholderValue == nil || property.isConstant)
         {

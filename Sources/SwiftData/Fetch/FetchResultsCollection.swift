@@ -114,7 +114,7 @@ extension ModelContext {
             }
         }
         for (entityName, wanted) in missing {
-            guard let entity = container.schema.entitiesByName[entityName] else { continue }
+            guard let entity = container.schema.modelEntitiesByName[entityName] else { continue }
             do {
                 let found = try modelsByIdentifier(of: entity, identifiers: wanted)
                 for identifier in wanted {
@@ -141,9 +141,9 @@ extension ModelContext {
     /// in no context, with no related models, each attribute holding its placeholder
     /// (`Schema.Entity.Property.placeholderValue`), or left not fetched when it has none.
     private func vanishedModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
-        guard let entity = container.schema.entitiesByName[identifier.entityName] else { return nil }
-        let slots = ModelSlots(count: entity.storedProperties.count) { index -> Any in
-            let property = entity.storedProperties[index]
+        guard let entity = container.schema.modelEntitiesByName[identifier.entityName] else { return nil }
+        let slots = ModelSlots(count: entity.persistedProperties.count) { index -> Any in
+            let property = entity.persistedProperties[index]
             // A non-optional to-one has no empty value: reading it stops with a message naming it, as an
             // attribute without a placeholder does.
             if let info = property.relationshipInfo, !info.isToMany, !property.isOptional {
@@ -160,8 +160,8 @@ extension ModelContext {
     /// A registered model of a row that could not be read: every attribute is left not fetched and every
     /// relationship not loaded, so each loads from the store on first access.
     private func unloadedModel(of entity: Schema.Entity, identifier: PersistentIdentifier) -> any PersistentModel {
-        let slots = ModelSlots(count: entity.storedProperties.count) { index -> Any in
-            let property = entity.storedProperties[index]
+        let slots = ModelSlots(count: entity.persistedProperties.count) { index -> Any in
+            let property = entity.persistedProperties[index]
             if property.isRelationship { return ModelStorage.UnloadedRelationship() }
             return property.codec == nil ? property.unstoredValue : ModelStorage.NotFetched()
         }

@@ -26,7 +26,7 @@ public func _setSubclassValue<Model, Root, Value>(
 ) {
     let storage = ModelStorage.of(backing)
     let index = storage.index(ofSubclassKeyPath: key, root: Root.self)
-    if storage.entity.storedProperties[index].isRelationship {
+    if storage.entity.persistedProperties[index].isRelationship {
         storage.setRelationship(at: index, to: newValue)
     } else {
         storage.setAttribute(at: index, to: newValue)
@@ -74,9 +74,11 @@ extension ModelStorage {
 
     /// Switches to the entity of a subclass: its properties begin with the current ones, in the same order.
     func adoptEntity(_ subentity: Schema.Entity) {
-        guard subentity !== entity, subentity.storedProperties.count >= entity.storedProperties.count else { return }
-        let added = subentity.storedProperties.count - entity.storedProperties.count
-        if !values.isEmpty, values.count == entity.storedProperties.count {
+        guard subentity !== entity, subentity.persistedProperties.count >= entity.persistedProperties.count else {
+            return
+        }
+        let added = subentity.persistedProperties.count - entity.persistedProperties.count
+        if !values.isEmpty, values.count == entity.persistedProperties.count {
             values.growUnset(to: values.count + added)
         }
         entity = subentity

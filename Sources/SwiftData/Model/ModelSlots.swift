@@ -4,7 +4,7 @@
     internal import Darwin
 #endif
 
-/// The slots of a model's persisted properties: one `Any` per property, in `entity.storedProperties` order, in
+/// The slots of a model's persisted properties: one `Any` per property, in `entity.persistedProperties` order, in
 /// memory its backing data owns.
 ///
 /// An `[Any]` in the backing data cost every property read a retain and release of the array (the class's property

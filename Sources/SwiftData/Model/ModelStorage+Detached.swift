@@ -23,7 +23,7 @@ extension ModelStorage {
         }
         let current = values[index]
         guard current is NotFetched else { return current }
-        let property = entity.storedProperties[index]
+        let property = entity.persistedProperties[index]
         guard let placeholder = property.placeholderValue else {
             // A partial fetch reads every attribute without a placeholder, so this is a model of a row a batched
             // fetch found gone, or of a row a batch could not read, whose property has no value to stand in.
@@ -48,7 +48,7 @@ extension ModelStorage {
     /// A relationship of a model whose context was released, read through a new context of its container and
     /// kept, as a loaded relationship is. The related models are new instances that belong to no live context.
     final func detachedRelationship(at index: Int) -> Any {
-        let property = entity.storedProperties[index]
+        let property = entity.persistedProperties[index]
         guard let detachedContainer else { return property.emptyRelationshipValue }
         let reader = ModelContext(detachedContainer)
         fillRelationship(at: index, with: reader.loadRelatedModels(of: self, property: property))

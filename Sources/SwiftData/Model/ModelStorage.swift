@@ -67,7 +67,7 @@ class ModelStorage {
     /// Allocates the slots of backing data that has not been used yet.
     @inline(__always)
     final func ensureSlots() {
-        let count = entity.storedProperties.count
+        let count = entity.persistedProperties.count
         guard values.count != count else { return }
         // A new model's slots are made in one allocation; a subclass adopting its entity adds to them.
         values.growUnset(to: count)
@@ -119,7 +119,7 @@ class ModelStorage {
         let pending = slotsAwaitingInverse
         slotsAwaitingInverse = []
         for index in pending {
-            updateInverse(of: index, from: entity.storedProperties[index].emptyRelationshipValue, to: values[index])
+            updateInverse(of: index, from: entity.persistedProperties[index].emptyRelationshipValue, to: values[index])
         }
     }
 
@@ -165,7 +165,7 @@ class ModelStorage {
         else { return current }
         switch current {
         case let fault as ToOneFault:
-            let loaded = resolve(fault, for: entity.storedProperties[index])
+            let loaded = resolve(fault, for: entity.persistedProperties[index])
             values[index] = loaded
             return loaded
         case is UnloadedRelationship:
@@ -173,7 +173,7 @@ class ModelStorage {
         case is NotFetched:
             return unfetchedAttribute(at: index)
         case is Unset:
-            let property = entity.storedProperties[index]
+            let property = entity.persistedProperties[index]
             if let relationship = property.relationshipInfo, relationship.isToMany || property.isOptional {
                 return property.emptyRelationshipValue
             }
@@ -200,7 +200,7 @@ class ModelStorage {
     }
 
     private func loadRelationship(_ index: Int) -> Any {
-        let property = entity.storedProperties[index]
+        let property = entity.persistedProperties[index]
         guard let context else { return detachedRelationship(at: index) }
         context.loadRelationship(property, of: self)
         return values[index]
@@ -234,10 +234,10 @@ class ModelStorage {
         // weak `context` costs more than the rest of such a write.
         guard model != nil, !isDeleted, let undoManager = context?.undoManager else { return }
         let oldValue = value(at: index)
-        let isRelationship = entity.storedProperties[index].isRelationship
+        let isRelationship = entity.persistedProperties[index].isRelationship
         undoManager.registerUndo(withTarget: self) { storage in
             guard let model = storage.model else { return }
-            model._$swiftDataWithMutation(of: storage.entity.storedProperties[index].keyPath) {
+            model._$swiftDataWithMutation(of: storage.entity.persistedProperties[index].keyPath) {
                 if isRelationship {
                     storage.setRelationship(at: index, to: oldValue)
                 } else {
@@ -252,8 +252,9 @@ class ModelStorage {
         guard !isAwaitingRow else { return }
         ensureSlots()
         if !(values[index] is Unset) { registerUndo(at: index) }
-        let oldValue = values[index] is Unset ? entity.storedProperties[index].emptyRelationshipValue : value(at: index)
-        let normalized = entity.storedProperties[index].normalizedRelationshipValue(newValue)
+        let oldValue =
+            values[index] is Unset ? entity.persistedProperties[index].emptyRelationshipValue : value(at: index)
+        let normalized = entity.persistedProperties[index].normalizedRelationshipValue(newValue)
         changeSlot(index, to: normalized)
         if model == nil {
             slotsAwaitingInverse.append(index)
@@ -284,7 +285,7 @@ class ModelStorage {
     /// newly linked models into this model's context.
     final func updateInverse(of index: Int, from oldValue: Any, to newValue: Any) {
         guard let model else { return }
-        let property = entity.storedProperties[index]
+        let property = entity.persistedProperties[index]
         let oldTargets = property.relatedModels(in: oldValue)
         let newTargets = property.relatedModels(in: newValue)
         let oldSet = Set(oldTargets.map { ObjectIdentifier($0) })
@@ -327,7 +328,7 @@ class ModelStorage {
     /// `otherIsLeaving` says `other` is being deleted: a to-one that several of its relationships share as their
     /// inverse then lets go of it even though those relationships still list this model.
     final func removeFromSlot(_ index: Int, _ other: any PersistentModel, otherIsLeaving: Bool = false) {
-        let property = entity.storedProperties[index]
+        let property = entity.persistedProperties[index]
         let current = value(at: index)
         if property.relationshipInfo?.isToMany == true {
             let remaining = property.relatedModels(in: current).filter { $0 !== other }
@@ -349,7 +350,7 @@ class ModelStorage {
     /// Adds `model` to this storage's relationship slot (the inverse side of a change elsewhere). For a to-one
     /// slot, the previous target loses this model from its own side.
     final func addToSlot(_ index: Int, _ other: any PersistentModel) {
-        let property = entity.storedProperties[index]
+        let property = entity.persistedProperties[index]
         let current = value(at: index)
         if property.relationshipInfo?.isToMany == true {
             var models = property.relatedModels(in: current)
@@ -372,7 +373,7 @@ class ModelStorage {
             values[index] = value
             return
         }
-        model._$swiftDataWithMutation(of: entity.storedProperties[index].keyPath) { values[index] = value }
+        model._$swiftDataWithMutation(of: entity.persistedProperties[index].keyPath) { values[index] = value }
     }
 
     // MARK: - Outliving the Context
@@ -380,7 +381,7 @@ class ModelStorage {
     /// Turns the relationships this model has loaded back into faults, when its context is released: related
     /// models refer to each other, and would otherwise keep each other alive once nothing else does.
     final func unloadRelationships() {
-        for property in entity.storedProperties where property.isRelationship && property.index < values.count {
+        for property in entity.persistedProperties where property.isRelationship && property.index < values.count {
             guard !isUnloadedRelationship(at: property.index), !values.holds(Unset.self, at: property.index) else {
                 continue
             }

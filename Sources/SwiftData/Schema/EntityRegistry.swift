@@ -31,10 +31,10 @@ final class EntityRegistry: Sendable {
                 let entity = makeEntity(next)
                 known[ObjectIdentifier(next)] = entity
                 built.append(entity)
-                worklist += entity.storedProperties.compactMap { $0.relationshipInfo?.destinationType }
+                worklist += entity.persistedProperties.compactMap { $0.relationshipInfo?.destinationType }
             }
             for entity in built {
-                for property in entity.storedProperties {
+                for property in entity.persistedProperties {
                     guard let info = property.relationshipInfo else { continue }
                     info.destination = known[ObjectIdentifier(info.destinationType)]
                 }
@@ -54,16 +54,16 @@ final class EntityRegistry: Sendable {
     /// declares this one as its inverse, or, when exactly one relationship on each side links the two entities,
     /// that one.
     private func resolveInverses(of entity: Schema.Entity) {
-        for property in entity.storedProperties {
+        for property in entity.persistedProperties {
             guard let info = property.relationshipInfo, info.inverse == nil, !info.declaration.isUnidirectional else {
                 continue
             }
             let destination = info.destination!
             var inverse: Schema.Entity.Property?
             if let keyPath = info.declaration.inverseKeyPath, let index = destination.indexIfPersisted(keyPath) {
-                inverse = destination.storedProperties[index]
+                inverse = destination.persistedProperties[index]
             } else {
-                let declaringThis = destination.storedProperties.filter {
+                let declaringThis = destination.persistedProperties.filter {
                     $0.relationshipInfo?.declaration.inverseKeyPath == property.keyPath
                 }
                 if declaringThis.count == 1 {
@@ -85,11 +85,11 @@ final class EntityRegistry: Sendable {
     /// those to-many relationships keeps its own members, in a join table of its own, and the to-one holds the
     /// model whose relationship last took it in (see `RelationshipInfo.sharedInverses`).
     private func resolveSharedInverses(of entity: Schema.Entity) {
-        for property in entity.storedProperties {
+        for property in entity.persistedProperties {
             guard let info = property.relationshipInfo, !info.isToMany, let destination = info.destination else {
                 continue
             }
-            let sharing = destination.storedProperties.filter { candidate in
+            let sharing = destination.persistedProperties.filter { candidate in
                 guard let candidateInfo = candidate.relationshipInfo, candidateInfo.isToMany,
                     candidateInfo.destination === entity
                 else { return false }
@@ -118,8 +118,8 @@ final class EntityRegistry: Sendable {
         }
         // A relationship of an entity to itself is never inferred: a tree's parent and children name each other.
         guard entity !== destination else { return nil }
-        let fromHere = entity.storedProperties.filter { undeclared($0, pointingTo: destination) }
-        let fromThere = destination.storedProperties.filter { undeclared($0, pointingTo: entity) }
+        let fromHere = entity.persistedProperties.filter { undeclared($0, pointingTo: destination) }
+        let fromThere = destination.persistedProperties.filter { undeclared($0, pointingTo: entity) }
         if fromThere.count > 1 || (fromHere.count > 1 && !fromThere.isEmpty) {
             entity.relationshipIssues.append(
                 "the inverse of \(entity.name).\(property.name) is ambiguous: \(destination.name) relates to "
@@ -134,7 +134,7 @@ final class EntityRegistry: Sendable {
 
     /// Decides where each relationship's links are stored (see `RelationshipStorage`).
     private func resolveStorage(of entity: Schema.Entity) {
-        for property in entity.storedProperties {
+        for property in entity.persistedProperties {
             guard let info = property.relationshipInfo else { continue }
             info.inverseSides = info.inverse.map { [$0] } ?? info.sharedInverses
             let ownName = "\(entity.name).\(property.name)"

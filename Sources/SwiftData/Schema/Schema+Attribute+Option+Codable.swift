@@ -1,14 +1,17 @@
 // `Schema.Attribute.Option` is `Codable`, as on Apple platforms, so code that records a schema can write its
-// options out. An option is encoded as its kind, plus the transformer's name for `.transformable(by:)`.
+// options out. An option is encoded as its kind, plus the transformer's name for `.transformable(by:)` and, for a
+// transformer type, that it is one.
 
 extension Schema.Attribute.Option: Codable {
     private enum CodingKeys: String, CodingKey {
         case kind
         case transformerName
+        case transformerIsType
     }
 
-    /// Decodes an option. A `.transformable(by:)` option decodes as the transformer registered under its name,
-    /// since a transformer type cannot be found from its name on Linux.
+    /// Decodes an option. A transformer type cannot be found from its name on Linux: a `.transformable(by:)` option
+    /// of a type decodes as an option that equals the options of types with that name, and transforms through the
+    /// transformer registered under the name, if any.
     ///
     /// - Throws: `DecodingError` when the data does not name a known option.
     public init(from decoder: any Decoder) throws {
@@ -23,7 +26,12 @@ extension Schema.Attribute.Option: Codable {
         case "ephemeral": self = .ephemeral
         case "codable": self = .codable
         case "transformable":
-            self = .transformable(by: try container.decode(String.self, forKey: .transformerName))
+            let transformer = try container.decode(String.self, forKey: .transformerName)
+            if try container.decodeIfPresent(Bool.self, forKey: .transformerIsType) == true {
+                self.init(kind: .transformableTypeNamed(transformer))
+            } else {
+                self = .transformable(by: transformer)
+            }
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: container, debugDescription: "'\(name)' is not a Schema.Attribute.Option")
@@ -43,9 +51,13 @@ extension Schema.Attribute.Option: Codable {
         case .preserveValueOnDeletion: try container.encode("preserveValueOnDeletion", forKey: .kind)
         case .ephemeral: try container.encode("ephemeral", forKey: .kind)
         case .codable: try container.encode("codable", forKey: .kind)
-        case .transformableType(_, let name), .transformableName(let name):
+        case .transformableName(let name):
             try container.encode("transformable", forKey: .kind)
             try container.encode(name, forKey: .transformerName)
+        case .transformableType(_, let name), .transformableTypeNamed(let name):
+            try container.encode("transformable", forKey: .kind)
+            try container.encode(name, forKey: .transformerName)
+            try container.encode(true, forKey: .transformerIsType)
         }
     }
 }

@@ -10,6 +10,8 @@ extension Schema {
                 case codable
                 case transformableType(ObjectIdentifier, String)
                 case transformableName(String)
+                /// A transformer type known by its name only: the option of a decoded schema.
+                case transformableTypeNamed(String)
             }
             let kind: Kind
             /// The transformer type of `.transformable(by:)`, kept to make instances; not part of equality.
@@ -20,17 +22,32 @@ extension Schema {
                 self.transformerType = transformerType
             }
 
-            /// Options are equal when they are the same behaviour (and, for transformers, the same transformer).
-            public static func == (lhs: Option, rhs: Option) -> Bool { lhs.kind == rhs.kind }
+            /// Options are equal when they are the same behaviour (and, for transformers, the same transformer). A
+            /// decoded `.transformable(by:)` option of a transformer type equals the options of types with its name.
+            public static func == (lhs: Option, rhs: Option) -> Bool {
+                switch (lhs.kind, rhs.kind) {
+                case (.transformableType(_, let name), .transformableTypeNamed(let other)),
+                    (.transformableTypeNamed(let name), .transformableType(_, let other)):
+                    name == other
+                default: lhs.kind == rhs.kind
+                }
+            }
 
             /// Hashes the behaviour.
-            public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+            public func hash(into hasher: inout Hasher) {
+                switch kind {
+                case .transformableType(_, let name), .transformableTypeNamed(let name):
+                    hasher.combine("transformableType")
+                    hasher.combine(name)
+                default: hasher.combine(kind)
+                }
+            }
 
             /// The transformer an attribute with this option stores its values through, if any.
             func makeTransformer() -> ValueTransformer? {
                 switch kind {
                 case .transformableType: transformerType?.type.init()
-                case .transformableName(let name):
+                case .transformableName(let name), .transformableTypeNamed(let name):
                     ValueTransformer.valueTransformer(forName: NSValueTransformerName(name))
                 default: nil
                 }
@@ -88,7 +105,7 @@ extension Schema {
                 case .preserveValueOnDeletion: "preserveValueOnDeletion"
                 case .ephemeral: "ephemeral"
                 case .codable: "codable"
-                case .transformableType(_, let name): "transformable(by: \(name))"
+                case .transformableType(_, let name), .transformableTypeNamed(let name): "transformable(by: \(name))"
                 case .transformableName(let name): "transformable(by: \"\(name)\")"
                 }
             }
@@ -101,12 +118,21 @@ extension Schema {
         /// The options given with `@Attribute`.
         public let options: [Option]
         /// The Swift type of the attribute's value.
+        ///
+        /// A decoded attribute has the standard type its encoding names (`String`, `Int`, `Date`, `UUID`… and
+        /// optionals and arrays of them) and `Any.self` for other types, whose name ``Schema`` cannot turn back into
+        /// a type; `isOptional` and the attribute's equality use the name, which is always kept.
         public private(set) var valueType: any Any.Type
         /// The value written in the property's declaration, or nil.
         public private(set) var defaultValue: Any?
         /// A value that changes the attribute's schema hash without changing anything else.
         public let hashModifier: String?
         let declaredOriginalName: String?
+        /// The name of the value's type as an encoding names it: `String(reflecting:)` of the type.
+        var valueTypeName: String { decodedValueTypeName ?? String(reflecting: valueType) }
+        /// For a decoded attribute: the name of its value's type, and whether it is optional.
+        private var decodedValueTypeName: String?
+        private var decodedIsOptional: Bool?
 
         /// Creates attribute metadata, as `@Attribute` does.
         public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil) {
@@ -141,7 +167,7 @@ extension Schema {
         /// True for `.ephemeral` attributes, which are tracked but not persisted.
         public var isTransient: Bool { options.contains(.ephemeral) }
         /// True when the value type is an `Optional`.
-        public var isOptional: Bool { valueType is any OptionalValue.Type }
+        public var isOptional: Bool { decodedIsOptional ?? (valueType is any OptionalValue.Type) }
         /// True for `.unique` attributes.
         public var isUnique: Bool { options.contains(.unique) }
         /// True when the attribute is stored as its codable representation (the `.codable` option).
@@ -149,9 +175,10 @@ extension Schema {
         /// True for attributes stored through a value transformer.
         public var isTransformable: Bool {
             options.contains {
-                if case .transformableType = $0.kind { return true }
-                if case .transformableName = $0.kind { return true }
-                return false
+                switch $0.kind {
+                case .transformableType, .transformableName, .transformableTypeNamed: true
+                default: false
+                }
             }
         }
 
@@ -160,10 +187,13 @@ extension Schema {
             "Attribute(name: \(name), valueType: \(valueType), options: \(options))"
         }
 
-        /// Compares name, type and options.
+        /// Compares name, type (by its name, so a decoded attribute equals the one it was encoded from), options,
+        /// original name and hash modifier, and the fields of composite attributes.
         public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
-            lhs.name == rhs.name && lhs.valueType == rhs.valueType && lhs.options == rhs.options
+            guard lhs !== rhs else { return true }
+            return lhs.name == rhs.name && lhs.valueTypeName == rhs.valueTypeName && lhs.options == rhs.options
                 && lhs.declaredOriginalName == rhs.declaredOriginalName && lhs.hashModifier == rhs.hashModifier
+                && (lhs as? CompositeAttribute)?.properties == (rhs as? CompositeAttribute)?.properties
         }
 
         /// Hashes the name and options.
@@ -171,6 +201,46 @@ extension Schema {
             hasher.combine(name)
             hasher.combine(options)
         }
+
+        // MARK: - Encoding and Decoding
+
+        /// Decodes an attribute: its name, the name of its value's type, whether the value is optional, its
+        /// options, original name and hash modifier. The default value is not encoded: a decoded attribute has none.
+        ///
+        /// - Throws: `DecodingError` when the data is not an encoded attribute.
+        public required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: PropertyCodingKeys.self)
+            self.name = try container.decode(String.self, forKey: .name)
+            self.options = try container.decodeIfPresent([Option].self, forKey: .options) ?? []
+            self.declaredOriginalName = try container.decodeIfPresent(String.self, forKey: .originalName)
+            self.hashModifier = try container.decodeIfPresent(String.self, forKey: .hashModifier)
+            let typeName = try container.decode(String.self, forKey: .valueType)
+            self.valueType = Schema.standardType(named: typeName) ?? Any.self
+            self.decodedValueTypeName = typeName
+            self.decodedIsOptional = try container.decode(Bool.self, forKey: .isOptional)
+        }
+
+        /// Encodes the attribute: its name, the name of its value's type, whether the value is optional, its
+        /// options, original name and hash modifier.
+        ///
+        /// - Throws: `EncodingError` when the encoder fails.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: PropertyCodingKeys.self)
+            try container.encode(PropertyKind.attribute, forKey: .kind)
+            try encodeFields(into: &container)
+        }
+
+        /// Encodes what every attribute has, composite or not.
+        func encodeFields(into container: inout KeyedEncodingContainer<PropertyCodingKeys>) throws {
+            try container.encode(name, forKey: .name)
+            try container.encode(valueTypeName, forKey: .valueType)
+            try container.encode(isOptional, forKey: .isOptional)
+            if !options.isEmpty { try container.encode(options, forKey: .options) }
+            try container.encodeIfPresent(declaredOriginalName, forKey: .originalName)
+            try container.encodeIfPresent(hashModifier, forKey: .hashModifier)
+        }
+
+        // MARK: - Internal
 
         /// A copy of this attribute completed with what `@Model` knows about the property; a composite attribute
         /// when the value is a structure stored as one column per leaf.
@@ -228,6 +298,29 @@ extension Schema {
                 defaultValue: defaultValue,
                 hashModifier: hashModifier
             )
+        }
+
+        /// Decodes a composite attribute: what ``Schema/Attribute/init(from:)`` decodes, and the attributes of the
+        /// structure's fields.
+        ///
+        /// - Throws: `DecodingError` when the data is not an encoded composite attribute.
+        public required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: PropertyCodingKeys.self)
+            self.properties = try container.decode([CodedProperty].self, forKey: .properties).compactMap {
+                $0.property as? Attribute
+            }
+            try super.init(from: decoder)
+        }
+
+        /// Encodes the composite attribute: what ``Schema/Attribute/encode(to:)`` encodes, and the attributes of the
+        /// structure's fields.
+        ///
+        /// - Throws: `EncodingError` when the encoder fails.
+        public override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: PropertyCodingKeys.self)
+            try container.encode(PropertyKind.compositeAttribute, forKey: .kind)
+            try encodeFields(into: &container)
+            try container.encode(properties.map(CodedProperty.init), forKey: .properties)
         }
     }
 }

@@ -1,72 +1,164 @@
 extension Schema {
-    /// An entity: the schema's description of one model type.
-    public final class Entity: Hashable, CustomStringConvertible, @unchecked Sendable {
-        // @unchecked: built once under the registry's lock and only read afterwards, except the relationship
-        // information that `EntityRegistry` completes before it publishes the entity.
+    /// An entity: the schema's description of one model class, or of a class a schema names without one.
+    ///
+    /// A schema made from model types has an entity for each of them; their attributes, relationships and
+    /// constraints are those `@Model` declared. Entities can also be made without a model class, from their name and
+    /// properties:
+    ///
+    /// ```swift
+    /// let vehicle = Schema.Entity(
+    ///     "Vehicle",
+    ///     subentities: Schema.Entity("Truck", properties: Schema.Attribute(name: "payload", valueType: Int.self)),
+    ///     properties: Schema.Attribute(name: "wheels", valueType: Int.self))
+    /// let schema = Schema(vehicle)
+    /// ```
+    ///
+    /// Such a schema describes models; a ``ModelContainer`` cannot store them, as no class makes their instances.
+    /// The entities of a decoded schema have no model class either (see ``Schema/load(from:)``).
+    public final class Entity: Hashable, CustomStringConvertible, CustomDebugStringConvertible, @unchecked Sendable {
+        // @unchecked: built once and only read afterwards, except the relationship information that
+        // `EntityRegistry` completes before it publishes the entity and the inheritance links, which `links` guards.
 
         /// The entity's name: the model class's name.
         public let name: String
-        /// The entity's persisted properties, in declaration order.
-        public var properties: [any SchemaProperty] { storedProperties.map(\.schemaProperty) }
-        /// The entity's attributes.
-        public var attributes: Set<Attribute> { Set(storedProperties.compactMap { $0.schemaProperty as? Attribute }) }
-        /// The entity's relationships.
-        public var relationships: Set<Relationship> {
-            Set(storedProperties.compactMap { $0.schemaProperty as? Relationship })
+        /// The entity's properties, in declaration order: the inherited ones first, then its own.
+        public var properties: [any SchemaProperty] {
+            if let declaredProperties { return inheritedProperties + declaredProperties }
+            return persistedProperties.map(\.schemaProperty)
         }
+        /// The entity's attributes, inherited ones included.
+        public var attributes: Set<Attribute> { Set(properties.compactMap { $0 as? Attribute }) }
+        /// The entity's relationships, inherited ones included.
+        public var relationships: Set<Relationship> { Set(properties.compactMap { $0 as? Relationship }) }
         /// The entity's attributes by name.
         public var attributesByName: [String: Attribute] {
-            Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, $0) })
+            Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
         /// The entity's relationships by name.
         public var relationshipsByName: [String: Relationship] {
-            Dictionary(uniqueKeysWithValues: relationships.map { ($0.name, $0) })
+            Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
-        /// The entity's persisted properties by name.
+        /// The properties a store keeps: every property except transient ones (attributes declared
+        /// `.ephemeral`), in the order of ``properties``.
+        public var storedProperties: [any SchemaProperty] { properties.filter { !$0.isTransient } }
+        /// The stored properties by name.
         public var storedPropertiesByName: [String: any SchemaProperty] {
-            Dictionary(uniqueKeysWithValues: storedProperties.map { ($0.name, $0.schemaProperty) })
+            Dictionary(storedProperties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
         /// Groups of property names whose values must be unique together: each `.unique` property alone, then the
         /// groups `#Unique` declares.
         public let uniquenessConstraints: [[String]]
         /// Groups of property names that are indexed together, as `#Index` declares them.
         public let indices: [[String]]
-        /// The entity this entity inherits from, if any.
-        public var superentity: Entity? { superentityType.map { EntityRegistry.shared.entity(forType: $0) } }
+        /// The entity this entity inherits from, if any: for a model class, the entity of its superclass in the
+        /// same schema.
+        ///
+        /// An entity does not keep its superentity alive: the schema that holds both does, or the superentity's
+        /// owner.
+        public var superentity: Entity? {
+            guard isSchemaEntity else { return superentityType.map { EntityRegistry.shared.entity(forType: $0) } }
+            return links.withLock { $0.superentity }
+        }
         /// The name of the entity this entity inherits from, if any.
-        public var superentityName: String? { superentity?.name }
+        public var superentityName: String? { superentity?.name ?? declaredSuperentityName }
         /// The properties this entity inherits from its superentity and the entities above it, in declaration
         /// order; empty for an entity without a superentity. They also lead `properties`.
-        public var inheritedProperties: [any SchemaProperty] { superentity?.properties ?? [] }
+        public var inheritedProperties: [any SchemaProperty] {
+            if let model = describedModelEntity {
+                return Array(model.properties.prefix(model.superentity?.persistedProperties.count ?? 0))
+            }
+            return superentity?.properties ?? []
+        }
         /// The inherited properties by name.
         public var inheritedPropertiesByName: [String: any SchemaProperty] {
-            Dictionary(uniqueKeysWithValues: inheritedProperties.map { ($0.name, $0) })
+            Dictionary(inheritedProperties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
-        /// The entities that inherit directly from this one, among the model types SwiftData has seen.
+        /// The entities that inherit directly from this one: the entities of the schema whose superentity is this
+        /// one (for a schema made from model types, the subclasses it lists), or the subentities it was created
+        /// with.
         public var subentities: Set<Entity> {
-            Set(
-                EntityRegistry.shared.knownEntities.filter {
-                    $0.superentityType.map(ObjectIdentifier.init) == ObjectIdentifier(modelType)
-                })
+            guard isSchemaEntity else { return knownSubentities }
+            return Set(links.withLock { $0.subentities })
+        }
+
+        // MARK: - Creating an Entity
+
+        /// Creates an entity without a model class and without properties.
+        public convenience init(_ name: String) {
+            self.init(schemaEntityNamed: name, declaredProperties: [])
+        }
+
+        /// Creates an entity without a model class, with its own properties.
+        public convenience init(_ name: String, properties: any SchemaProperty...) {
+            self.init(schemaEntityNamed: name, declaredProperties: properties)
+        }
+
+        /// Creates an entity without a model class, with the entities that inherit from it and its own properties.
+        ///
+        /// Each subentity takes this entity as its superentity, and its properties then begin with this entity's.
+        public convenience init(_ name: String, subentities: Schema.Entity..., properties: any SchemaProperty...) {
+            self.init(schemaEntityNamed: name, declaredProperties: properties)
+            for subentity in subentities { adopt(subentity) }
         }
 
         /// The entity's name and properties.
-        public var description: String { "Entity(\(name), properties: \(storedProperties.map(\.name)))" }
+        public var description: String { "Entity(\(name), properties: \(properties.map(\.name)))" }
 
-        /// Entities are equal when they describe the same model type.
-        public static func == (lhs: Entity, rhs: Entity) -> Bool {
-            lhs === rhs || lhs.name == rhs.name && lhs.storedProperties.map(\.name) == rhs.storedProperties.map(\.name)
+        /// The entity's name, superentity and properties, for debugging.
+        public var debugDescription: String {
+            let parent = superentityName.map { ", superentity: \($0)" } ?? ""
+            return "Entity(\(name)\(parent), properties: \(properties.map { "\($0)" }))"
         }
+
+        /// Entities are equal when they have the same name and superentity name, and equal properties in the same
+        /// order.
+        public static func == (lhs: Entity, rhs: Entity) -> Bool {
+            if lhs === rhs { return true }
+            guard lhs.name == rhs.name, lhs.superentityName == rhs.superentityName else { return false }
+            let left = lhs.properties
+            let right = rhs.properties
+            guard left.count == right.count else { return false }
+            for index in left.indices where Self.hashable(left[index]) != Self.hashable(right[index]) {
+                return false
+            }
+            return true
+        }
+
+        /// A property as a hashable value, so two properties of any kind compare with their own `==`.
+        private static func hashable(_ property: some SchemaProperty) -> AnyHashable { AnyHashable(property) }
 
         /// Hashes the entity's name.
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
         // MARK: - Internal
 
-        /// The model type this entity describes.
-        let modelType: any PersistentModel.Type
+        /// The model type this entity describes; nil for a schema's entity (see `isSchemaEntity`).
+        let modelType: (any PersistentModel.Type)?
+        /// True for an entity a schema holds, which describes a model class or a class without one, and false for
+        /// the entity SwiftData builds once per model class to make, read and store its models (`EntityRegistry`).
+        /// Only the first kind is public: a schema's entities answer their superentity and subentities from their
+        /// schema, which the per-class entity, shared by every schema that names its class, cannot.
+        let isSchemaEntity: Bool
+        /// For a schema's entity made from a model class: that class's entity.
+        let describedModelEntity: Entity?
+        /// For a schema's entity: the properties it declares, without the inherited ones.
+        private let declaredProperties: [any SchemaProperty]?
+        /// For a schema's entity: the superentity's name when the superentity itself is not known (an entity
+        /// decoded on its own).
+        let declaredSuperentityName: String?
+        /// A schema's entity's links to the entities of its schema that it inherits from and that inherit from it.
+        private let links = Locked(Links())
+
+        private struct Links {
+            weak var superentity: Entity?
+            var subentities: [Entity] = []
+        }
+
+        /// The entity of the model class this entity describes: itself for the entity SwiftData builds for a model
+        /// class, the one it was made from for a schema's entity, and nil for an entity without a model class.
+        var modelEntity: Entity? { isSchemaEntity ? describedModelEntity : self }
         /// Persisted properties with what the runtime needs to read, write and store them.
-        let storedProperties: [Property]
+        let persistedProperties: [Property]
         private let indexByKeyPath: [AnyKeyPath: Int]
         /// The key path objects in slot order. Key path literals are uniqued objects, so an identity scan over a
         /// handful of slots finds the accessor's key path faster than hashing it.
@@ -87,13 +179,17 @@ extension Schema {
 
         init<Model: PersistentModel>(modelType: Model.Type) {
             self.modelType = modelType
+            self.isSchemaEntity = false
+            self.describedModelEntity = nil
+            self.declaredProperties = nil
+            self.declaredSuperentityName = nil
             self.name = Schema.entityName(for: modelType)
             let metadata = modelType.schemaMetadata
             var properties: [Property] = []
             for (index, entry) in metadata.enumerated() {
                 properties.append(Property(index: index, metadata: entry))
             }
-            self.storedProperties = properties
+            self.persistedProperties = properties
             // A `let` is read back once, while a fetched model is made and before it is in a context: a related model
             // cannot be found then, and a change through the other side could not reach it afterwards.
             self.relationshipIssues = properties.filter { $0.isRelationship && $0.isConstant }.map {
@@ -118,6 +214,65 @@ extension Schema {
             self.indices = modelType._$swiftDataIndices.map(names).filter { !$0.isEmpty }
             self.modelFactory = Self.factory(root: rootModelType(of: modelType))
             self.superentityType = superModelType(of: modelType)
+        }
+
+        /// Creates a schema's entity: one without a model class when `model` is nil, else a description of the
+        /// entity of `model`'s class, whose properties it takes.
+        init(
+            schemaEntityNamed name: String,
+            declaredProperties: [any SchemaProperty],
+            superentityName: String? = nil,
+            uniquenessConstraints: [[String]]? = nil,
+            indices: [[String]] = [],
+            describing model: Entity? = nil
+        ) {
+            self.name = name
+            self.isSchemaEntity = true
+            self.describedModelEntity = model
+            self.declaredProperties = declaredProperties
+            self.declaredSuperentityName = superentityName
+            self.uniquenessConstraints =
+                uniquenessConstraints ?? declaredProperties.filter(\.isUnique).map { [$0.name] }
+            self.indices = indices
+            self.modelType = nil
+            self.persistedProperties = []
+            self.relationshipIssues = []
+            self.indexByKeyPath = [:]
+            self.keyPathObjects = []
+            self.indexByName = [:]
+            self.hasRelationships = false
+            self.usesExternalStorage = false
+            self.declaresRelationshipCounts = false
+            self.modelFactory = { entity, _, _ in
+                preconditionFailure("\(entity.name) is an entity of a schema, which makes no models")
+            }
+            self.superentityType = nil
+        }
+
+        /// A schema's entity that describes the entity of a model class. Its superentity and subentities are linked
+        /// by the schema that makes it.
+        convenience init(describing model: Entity) {
+            let inherited = model.superentity?.persistedProperties.count ?? 0
+            self.init(
+                schemaEntityNamed: model.name,
+                declaredProperties: Array(model.properties.dropFirst(inherited)),
+                superentityName: model.superentity?.name,
+                uniquenessConstraints: model.uniquenessConstraints,
+                indices: model.indices,
+                describing: model
+            )
+        }
+
+        /// Makes `subentity` inherit from this entity, in place of the entity it inherited from before, if any.
+        func adopt(_ subentity: Entity) {
+            precondition(isSchemaEntity && subentity.isSchemaEntity, "only a schema's entities are linked")
+            if let former = subentity.links.withLock({ $0.superentity }), former !== self {
+                former.links.withLock { $0.subentities.removeAll { $0 === subentity } }
+            }
+            subentity.links.withLock { $0.superentity = self }
+            links.withLock { links in
+                if !links.subentities.contains(where: { $0 === subentity }) { links.subentities.append(subentity) }
+            }
         }
 
         /// Makes models of an entity: the backing data is typed by the root model class, and the root's
@@ -155,9 +310,20 @@ extension Schema {
             return current
         }
 
+        /// For the entity of a model class: the entities of the model classes that inherit directly from it, among
+        /// those whose entities this process has built. What the runtime needs to fetch a hierarchy; a schema's
+        /// entities answer `subentities` from their schema instead.
+        var knownSubentities: Set<Entity> {
+            guard let modelType else { return [] }
+            return Set(
+                EntityRegistry.shared.knownEntities.filter {
+                    $0.superentityType.map(ObjectIdentifier.init) == ObjectIdentifier(modelType)
+                })
+        }
+
         /// This entity and every entity below it that the registry knows, as entity names.
         var hierarchyNames: [String] {
-            [name] + subentities.flatMap(\.hierarchyNames)
+            [name] + knownSubentities.flatMap(\.hierarchyNames)
         }
 
         /// Problems found while resolving relationships (ambiguous inverses); a container refuses such a schema.
@@ -186,7 +352,7 @@ extension Schema {
             // A generic model class makes a new key path object on every access, which would make the table grow
             // (and be copied) without end: past a few per property, misses are looked up by hashing only.
             let remembers = knownKeyPaths.withLock { known in
-                guard known.count < 4 * storedProperties.count + 16 else { return false }
+                guard known.count < 4 * persistedProperties.count + 16 else { return false }
                 known.append(keyPath)
                 return true
             }
@@ -201,7 +367,7 @@ extension Schema {
         func indexIfPersisted(_ keyPath: AnyKeyPath) -> Int? { indexByKeyPath[keyPath] }
 
         /// The property with a given name.
-        func property(named name: String) -> Property? { indexByName[name].map { storedProperties[$0] } }
+        func property(named name: String) -> Property? { indexByName[name].map { persistedProperties[$0] } }
 
         /// The table that stores this entity: one table per inheritance hierarchy, named after its root.
         var tableName: String { superentityType == nil ? name : rootEntity.name }

@@ -44,9 +44,13 @@ extension Schema {
         public private(set) var destination: String
         /// A value that changes the relationship's schema hash without changing anything else.
         public let hashModifier: String?
-        /// The Swift type of the relationship's value.
+        /// The Swift type of the relationship's value; `Any.self` for a decoded relationship, which has no model
+        /// class to refer to (its `isToOneRelationship` and `isOptional` are decoded).
         public private(set) var valueType: any Any.Type
         let declaredOriginalName: String?
+        /// For a decoded relationship: whether it refers to many models, and whether its value is optional.
+        private var decodedIsToMany: Bool?
+        private var decodedIsOptional: Bool?
         /// True when `inverse: nil` was written: the relationship has no inverse and none is inferred.
         public private(set) var isUnidirectional: Bool = false
 
@@ -101,7 +105,9 @@ extension Schema {
         }
 
         /// True when the relationship refers to at most one model.
-        public var isToOneRelationship: Bool { !(unwrappedValueType(valueType) is any RelationshipCollection.Type) }
+        public var isToOneRelationship: Bool {
+            decodedIsToMany.map { !$0 } ?? !(unwrappedValueType(valueType) is any RelationshipCollection.Type)
+        }
         /// Always false.
         public var isAttribute: Bool { false }
         /// Always true.
@@ -109,7 +115,7 @@ extension Schema {
         /// Always false.
         public var isTransient: Bool { false }
         /// True when the value type is an `Optional`.
-        public var isOptional: Bool { valueType is any OptionalValue.Type }
+        public var isOptional: Bool { decodedIsOptional ?? (valueType is any OptionalValue.Type) }
         /// True for `.unique` relationships.
         public var isUnique: Bool { options.contains(.unique) }
 
@@ -118,16 +124,73 @@ extension Schema {
             "Relationship(name: \(name), destination: \(destination), deleteRule: \(deleteRule))"
         }
 
-        /// Compares name, destination and rule.
+        /// Compares name, destination, rule, inverse name, options and whether the relationship refers to one model
+        /// or many.
         public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
             lhs.name == rhs.name && lhs.destination == rhs.destination && lhs.deleteRule == rhs.deleteRule
                 && lhs.inverseName == rhs.inverseName && lhs.options == rhs.options
+                && lhs.isToOneRelationship == rhs.isToOneRelationship
         }
 
         /// Hashes the name and destination.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(name)
             hasher.combine(destination)
+        }
+
+        // MARK: - Encoding and Decoding
+
+        /// Decodes a relationship: its name, destination, inverse name, delete rule, options, model counts,
+        /// original name and hash modifier, and whether it refers to many models and is optional. Key paths are not
+        /// encoded: a decoded relationship's `keypath` and `inverseKeyPath` are nil.
+        ///
+        /// - Throws: `DecodingError` when the data is not an encoded relationship.
+        public required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: PropertyCodingKeys.self)
+            self.name = try container.decode(String.self, forKey: .name)
+            self.destination = try container.decode(String.self, forKey: .destination)
+            self.inverseName = try container.decodeIfPresent(String.self, forKey: .inverseName)
+            self.deleteRule = try container.decode(DeleteRule.self, forKey: .deleteRule)
+            self.options =
+                try container.decodeIfPresent([String].self, forKey: .options).map {
+                    try $0.map { name in
+                        guard name == Option.unique.name else {
+                            throw DecodingError.dataCorruptedError(
+                                forKey: .options, in: container,
+                                debugDescription: "'\(name)' is not a Schema.Relationship.Option")
+                        }
+                        return Option.unique
+                    }
+                } ?? []
+            self.minimumModelCount = try container.decodeIfPresent(Int.self, forKey: .minimumModelCount)
+            self.maximumModelCount = try container.decodeIfPresent(Int.self, forKey: .maximumModelCount)
+            self.declaredOriginalName = try container.decodeIfPresent(String.self, forKey: .originalName)
+            self.hashModifier = try container.decodeIfPresent(String.self, forKey: .hashModifier)
+            self.isUnidirectional = try container.decodeIfPresent(Bool.self, forKey: .isUnidirectional) ?? false
+            self.decodedIsToMany = try container.decode(Bool.self, forKey: .isToMany)
+            self.decodedIsOptional = try container.decode(Bool.self, forKey: .isOptional)
+            self.valueType = Any.self
+        }
+
+        /// Encodes the relationship: its name, destination, inverse name, delete rule, options, model counts,
+        /// original name and hash modifier, and whether it refers to many models and is optional.
+        ///
+        /// - Throws: `EncodingError` when the encoder fails.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: PropertyCodingKeys.self)
+            try container.encode(PropertyKind.relationship, forKey: .kind)
+            try container.encode(name, forKey: .name)
+            try container.encode(destination, forKey: .destination)
+            try container.encodeIfPresent(inverseName, forKey: .inverseName)
+            try container.encode(deleteRule, forKey: .deleteRule)
+            if !options.isEmpty { try container.encode(options.map(\.name), forKey: .options) }
+            try container.encodeIfPresent(minimumModelCount, forKey: .minimumModelCount)
+            try container.encodeIfPresent(maximumModelCount, forKey: .maximumModelCount)
+            try container.encodeIfPresent(declaredOriginalName, forKey: .originalName)
+            try container.encodeIfPresent(hashModifier, forKey: .hashModifier)
+            if isUnidirectional { try container.encode(true, forKey: .isUnidirectional) }
+            try container.encode(!isToOneRelationship, forKey: .isToMany)
+            try container.encode(isOptional, forKey: .isOptional)
         }
     }
 }

@@ -1,7 +1,11 @@
 /// A description of the models an app persists: their entities, attributes and relationships.
 ///
-/// Creating a schema from model types also includes every model type reachable through their relationships, so
-/// `Schema([Trip.self])` knows the types `Trip` refers to.
+/// Creating a schema from model types also includes every model type reachable through their relationships and
+/// every model class they inherit from, so `Schema([Trip.self])` knows the types `Trip` refers to. Subclasses are
+/// not found from their superclass: list them.
+///
+/// A schema can also be made from entities built without model classes, or decoded (see ``load(from:)``): such a
+/// schema describes models for comparison and inspection, but a ``ModelContainer`` cannot store them.
 public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
     /// The schema's entities, in the order the types were given, followed by related types.
     public let entities: [Entity]
@@ -9,8 +13,12 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
     public let entitiesByName: [String: Entity]
     /// The schema's version.
     public let version: Version
+    /// The version of the encoding the schema was decoded from, or ``schemaEncodingVersion`` for a schema made in
+    /// this process.
+    public let encodingVersion: Version
 
-    /// Creates a schema from model types, including every type reachable through their relationships.
+    /// Creates a schema from model types, including every type reachable through their relationships and every
+    /// model class they inherit from.
     public init(_ types: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
         var ordered: [Entity] = []
         var seen: Set<String> = []
@@ -21,11 +29,22 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
             cursor += 1
             guard seen.insert(entity.name).inserted else { continue }
             ordered.append(entity)
-            pending += entity.storedProperties.compactMap { $0.relationshipInfo?.destination }
+            pending += entity.persistedProperties.compactMap { $0.relationshipInfo?.destination }
+            if let superentity = entity.superentity { pending.append(superentity) }
         }
-        self.entities = ordered
-        self.entitiesByName = Dictionary(ordered.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let described = ordered.map { Entity(describing: $0) }
+        let byName = Dictionary(described.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for (entity, model) in zip(described, ordered) {
+            if let superModel = model.superentity, let superentity = byName[superModel.name] {
+                superentity.adopt(entity)
+            }
+        }
+        self.entities = described
+        self.entitiesByName = byName
         self.version = version
+        self.encodingVersion = Self.schemaEncodingVersion
+        self.modelEntities = ordered
+        self.modelEntitiesByName = Dictionary(ordered.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Creates a schema from model types.
@@ -33,12 +52,18 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
         self.init(types, version: version)
     }
 
-    /// Creates a schema from entities, such as those of another schema.
+    /// Creates a schema from entities, such as those of another schema or entities made without model classes.
     ///
-    /// Entities describe model types here (there is no entity without its class on Linux), so the schema is the
-    /// one of their model types: every type reachable through their relationships is included too.
+    /// When every entity describes a model class, the schema is the one of their model types: every type
+    /// reachable through their relationships is included too, and the entities are the new schema's own. Otherwise
+    /// the schema holds the given entities themselves, with their subentities and superentities.
     public convenience init(_ entities: Entity..., version: Version = Version(1, 0, 0)) {
-        self.init(entities.map(\.modelType), version: version)
+        let modelEntities = entities.compactMap(\.modelEntity)
+        if modelEntities.count == entities.count {
+            self.init(modelEntities.compactMap(\.modelType), version: version)
+        } else {
+            self.init(schemaEntities: entities, version: version, encodingVersion: Self.schemaEncodingVersion)
+        }
     }
 
     /// Creates an empty schema.
@@ -61,14 +86,52 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
         "Schema(version: \(version), entities: \(entities.map(\.description)))"
     }
 
-    /// Schemas are equal when they have the same version and the same entities.
+    /// Schemas are equal when they have the same version and equal entities (``Entity/==(_:_:)``), whatever their
+    /// order.
     public static func == (lhs: Schema, rhs: Schema) -> Bool {
-        lhs.version == rhs.version && lhs.entities.map(\.name) == rhs.entities.map(\.name)
+        guard lhs !== rhs else { return true }
+        guard lhs.version == rhs.version, lhs.entities.count == rhs.entities.count else { return false }
+        return lhs.entities.allSatisfy { entity in rhs.entitiesByName[entity.name] == entity }
     }
 
     /// Hashes the version and entity names.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(version)
-        hasher.combine(entities.map(\.name))
+        hasher.combine(entities.map(\.name).sorted())
+    }
+
+    // MARK: - Internal
+
+    /// The entities SwiftData builds for the schema's model classes (see `Entity.isSchemaEntity`), in the order of
+    /// `entities`: what a container stores and the runtime works with. Empty for a schema whose entities have no
+    /// model class.
+    let modelEntities: [Entity]
+    /// The model classes' entities by name.
+    let modelEntitiesByName: [String: Entity]
+
+    /// True when every entity describes a model class, so a container can store the schema's models.
+    var describesModelClasses: Bool { modelEntities.count == entities.count }
+
+    /// A schema of entities as they are, with every subentity and superentity they reach.
+    init(schemaEntities given: [Entity], version: Version, encodingVersion: Version) {
+        var ordered: [Entity] = []
+        var seen: Set<ObjectIdentifier> = []
+        var pending = given
+        var cursor = 0
+        while cursor < pending.count {
+            let entity = pending[cursor]
+            cursor += 1
+            guard seen.insert(ObjectIdentifier(entity)).inserted else { continue }
+            ordered.append(entity)
+            pending += entity.subentities.sorted { $0.name < $1.name }
+            if let superentity = entity.superentity { pending.append(superentity) }
+        }
+        self.entities = ordered
+        self.entitiesByName = Dictionary(ordered.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.version = version
+        self.encodingVersion = encodingVersion
+        let models = ordered.compactMap(\.modelEntity)
+        self.modelEntities = models
+        self.modelEntitiesByName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

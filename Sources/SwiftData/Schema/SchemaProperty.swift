@@ -1,5 +1,7 @@
 /// A property of an entity in a schema: an attribute or a relationship.
-public protocol SchemaProperty: AnyObject, Sendable {
+///
+/// Properties encode and decode with `Codable`, as part of their entity and schema (see ``Schema/save(to:)``).
+public protocol SchemaProperty: AnyObject, Codable, Hashable, Sendable {
     /// The property's name.
     var name: String { get }
     /// The property's name in an earlier schema version, or its current name when it was never renamed.

@@ -23,7 +23,7 @@ extension DefaultSnapshot {
         }
         storage.ensureSlots()
         var values: [String: Value] = [:]
-        for property in storage.entity.storedProperties {
+        for property in storage.entity.persistedProperties {
             let index = property.index
             if let info = property.relationshipInfo {
                 if !info.isToMany, storage.values.holds(ModelStorage.ToOneFault.self, at: index),
@@ -62,7 +62,7 @@ extension DefaultSnapshot {
     /// `nil` when it is optional, and is left unset otherwise (reading it stops the program, as it does for a
     /// model whose initializer did not set it).
     func makeModel() -> (model: any PersistentModel, storage: ModelStorage) {
-        let properties = entity.storedProperties
+        let properties = entity.persistedProperties
         let slots = ModelSlots(count: properties.count) { index -> Any in
             let property = properties[index]
             switch values[property.name] {
@@ -82,7 +82,7 @@ extension DefaultSnapshot {
     /// out: a to-one relationship to one becomes `nil`.
     func fillRelationships(of storage: ModelStorage, resolve: (PersistentIdentifier) -> (any PersistentModel)?) {
         storage.ensureSlots()
-        for property in storage.entity.storedProperties where property.isRelationship {
+        for property in storage.entity.persistedProperties where property.isRelationship {
             let value: Any
             switch values[property.name] {
             case .toMany(let targets)?: value = property.makeCollection(targets.compactMap(resolve))

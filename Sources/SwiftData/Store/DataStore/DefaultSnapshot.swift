@@ -87,7 +87,7 @@ extension DefaultSnapshot: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: DataStoreSnapshotCodingKey.self)
         try container.encode(persistentIdentifier, forKey: .persistentIdentifier)
-        for property in entity.storedProperties {
+        for property in entity.persistedProperties {
             guard let value = values[property.name] else { continue }
             let key = DataStoreSnapshotCodingKey.modeledProperty(property.name)
             switch value {
@@ -121,7 +121,7 @@ extension DefaultSnapshot: Codable {
                     + "ModelContainer with it before decoding its snapshots")
         }
         var values: [String: Value] = [:]
-        for property in entity.storedProperties {
+        for property in entity.persistedProperties {
             let key = DataStoreSnapshotCodingKey.modeledProperty(property.name)
             guard container.contains(key) else { continue }
             if let info = property.relationshipInfo {

@@ -202,7 +202,7 @@ struct PredicateTranslation {
         guard let index = entity.indexIfPersisted(keyPath) else {
             throw UnsupportedPredicateNode(reason: "\(keyPath) is not a stored property of \(entity.name)")
         }
-        let property = entity.storedProperties[index]
+        let property = entity.persistedProperties[index]
         guard let info = property.relationshipInfo else {
             let layout = try layout(of: entity)
             if case .composite(let codec)? = property.codec?.unwrappedCodec {

@@ -21,7 +21,7 @@ enum SortTranslation {
             if let comparator = descriptor.stringComparator, comparator != .lexical {
                 throw UnsupportedPredicateNode(reason: "localized string sorting runs in memory")
             }
-            let property = entity.storedProperties[index]
+            let property = entity.persistedProperties[index]
             if case .json? = property.codec?.unwrappedCodec {
                 throw UnsupportedPredicateNode(reason: "\(property.name) is stored as JSON")
             }

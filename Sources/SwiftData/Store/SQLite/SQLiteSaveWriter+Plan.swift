@@ -75,7 +75,7 @@ extension SQLiteSaveWriter {
         }
         // A context with one store hands it every insert without looking up each model's store (see `save()`).
         guard let layout = store.layouts[entity.name] else { throw SwiftDataError.notInContainerSchema(entity) }
-        let hasJoinTables = entity.storedProperties.contains {
+        let hasJoinTables = entity.persistedProperties.contains {
             if case .joinTable = $0.relationshipInfo?.storage { return true }
             return false
         }

@@ -148,7 +148,7 @@ extension SQLiteStore {
         -> [FetchedRow]
     {
         guard let external else { return rows }
-        let positions = entity.storedProperties.filter(\.usesExternalStorage).compactMap {
+        let positions = entity.persistedProperties.filter(\.usesExternalStorage).compactMap {
             layout.columnRangeByProperty[$0.index]?.lowerBound
         }
         guard !positions.isEmpty else { return rows }

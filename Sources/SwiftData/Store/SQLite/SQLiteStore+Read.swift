@@ -249,7 +249,7 @@ extension Schema.Entity {
     /// storage, and the table holds no other entity's rows (no type column says which class a row is).
     func decodesPlainly(in layout: SQLiteTableLayout) -> Bool {
         layout.typeColumnPosition == nil
-            && storedProperties.allSatisfy { property in
+            && persistedProperties.allSatisfy { property in
                 property.isRelationship
                     || (!property.usesExternalStorage && (property.codec?.decodesWithoutAppCode ?? true))
             }

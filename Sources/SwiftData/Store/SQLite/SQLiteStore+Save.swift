@@ -321,14 +321,14 @@ struct SQLiteSaveWriter {
         var parameters = statement.parameters()
         try parameters.append(.integer(key))
         for index in properties {
-            try appendColumnValues(of: storage, property: storage.entity.storedProperties[index], to: &parameters)
+            try appendColumnValues(of: storage, property: storage.entity.persistedProperties[index], to: &parameters)
         }
         try statement.run()
     }
 
     /// Rewrites the join-table rows of owned to-many relationships in the given slots (all when nil).
     func writeJoinRows(_ storage: ModelStorage, key: Int64, slots: SlotSet?) throws {
-        for property in storage.entity.storedProperties {
+        for property in storage.entity.persistedProperties {
             guard slots?.contains(property.index) ?? true,
                 case .joinTable(let table, let ownerColumn, let targetColumn) = property.relationshipInfo?.storage,
                 !(storage.values[property.index] is ModelStorage.UnloadedRelationship)
@@ -356,7 +356,7 @@ struct SQLiteSaveWriter {
             "DELETE FROM \(quoted(entity.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) \($0)"
         }
         for other in store.entities {
-            for property in other.storedProperties {
+            for property in other.persistedProperties {
                 guard let info = property.relationshipInfo, info.destination.tableName == entity.tableName else {
                     continue
                 }
@@ -380,7 +380,7 @@ struct SQLiteSaveWriter {
                 }
             }
         }
-        for property in entity.storedProperties {
+        for property in entity.persistedProperties {
             guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage else { continue }
             try keySet.execute(connection) { "DELETE FROM \(quoted(table)) WHERE \(quoted(ownerColumn)) \($0)" }
         }
@@ -397,7 +397,7 @@ struct SQLiteSaveWriter {
     ) throws {
         guard entity.usesExternalStorage, store.external != nil else { return }
         let condition = keys().condition(on: quoted(SQLiteTableLayout.primaryKey))
-        for property in entity.storedProperties where property.usesExternalStorage {
+        for property in entity.persistedProperties where property.usesExternalStorage {
             guard slots?.contains(property.index) ?? true else { continue }
             let sql =
                 "SELECT \(quoted(property.name)) FROM \(quoted(entity.tableName)) WHERE \(condition.sql)"

@@ -10,7 +10,7 @@ extension SQLiteStore {
     /// storage, whose files an update must account for before it runs.
     func upsertSQL(for entity: Schema.Entity) -> String? {
         guard entity.uniquenessConstraints.count == 1, entity.uniquenessConstraints[0].count == 1,
-            entity.superentityType == nil, entity.subentities.isEmpty,
+            entity.superentityType == nil, entity.knownSubentities.isEmpty,
             !entity.hasRelationships, !entity.usesExternalStorage,
             !isReferenced(entity),
             let layout = layouts[entity.name],
@@ -36,7 +36,7 @@ extension SQLiteStore {
     /// entity's hierarchy, since a relationship to a class can hold its subclasses and the reverse.
     func isReferenced(_ entity: Schema.Entity) -> Bool {
         entities.contains { other in
-            other.storedProperties.contains { $0.relationshipInfo?.destination.rootEntity === entity.rootEntity }
+            other.persistedProperties.contains { $0.relationshipInfo?.destination.rootEntity === entity.rootEntity }
         }
     }
 }

@@ -253,7 +253,7 @@ final class SQLiteStore: Sendable {
 
     /// The join tables an entity's relationships own.
     static func joinTables(of entity: Schema.Entity) -> [String] {
-        entity.storedProperties.compactMap {
+        entity.persistedProperties.compactMap {
             guard case .joinTable(let name, let ownerColumn, _) = $0.relationshipInfo?.storage, ownerColumn == "owner"
             else { return nil }
             return name

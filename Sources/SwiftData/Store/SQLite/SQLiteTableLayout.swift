@@ -55,7 +55,7 @@ struct SQLiteTableLayout: Sendable {
             var seen: Set<String> = [Self.typeColumn]
             for member in members {
                 for column in try Self.ownColumns(of: member) where seen.insert(column.name).inserted {
-                    let own = entity.property(named: member.storedProperties[column.propertyIndex].name)
+                    let own = entity.property(named: member.persistedProperties[column.propertyIndex].name)
                     columns.append(
                         Column(
                             name: column.name,
@@ -102,7 +102,7 @@ struct SQLiteTableLayout: Sendable {
     /// The columns of an entity's own properties, in declaration order.
     private static func ownColumns(of entity: Schema.Entity) throws -> [Column] {
         var columns: [Column] = []
-        for property in entity.storedProperties {
+        for property in entity.persistedProperties {
             if let info = property.relationshipInfo {
                 guard case .foreignKey(let column) = info.storage else { continue }
                 columns.append(

@@ -11,7 +11,7 @@ struct SpotlightIndex {
 
     /// The index of an entity, or nil when it has no `.spotlight` attributes.
     init?(entity: Schema.Entity) {
-        let properties = entity.storedProperties.filter {
+        let properties = entity.persistedProperties.filter {
             ($0.schemaProperty as? Schema.Attribute)?.options.contains(.spotlight) ?? false
         }
         guard !properties.isEmpty else { return nil }

@@ -91,19 +91,22 @@ struct Migrator {
     ) throws -> StoredSchema {
         let toSchema = Schema(versionedSchema: to)
         let toLayouts = try Self.layouts(of: toSchema)
-        let described = StoredSchema(entities: toSchema.entities, layouts: toLayouts, version: to.versionIdentifier)
+        let described = StoredSchema(
+            entities: toSchema.modelEntities, layouts: toLayouts, version: to.versionIdentifier)
         guard case .custom(_, _, let willMigrate, let didMigrate) = stage else {
-            try rebuild(from: current, to: toSchema.entities, layouts: toLayouts, leavingRequiredColumnsOpen: false)
+            try rebuild(
+                from: current, to: toSchema.modelEntities, layouts: toLayouts, leavingRequiredColumnsOpen: false)
             return described
         }
         if let willMigrate {
             let fromSchema = Schema(versionedSchema: from)
             try runContext(schema: fromSchema, layouts: try Self.layouts(of: fromSchema), willMigrate)
         }
-        try rebuild(from: current, to: toSchema.entities, layouts: toLayouts, leavingRequiredColumnsOpen: true)
+        try rebuild(from: current, to: toSchema.modelEntities, layouts: toLayouts, leavingRequiredColumnsOpen: true)
         if let didMigrate { try runContext(schema: toSchema, layouts: toLayouts, didMigrate) }
         try requireValues(
-            in: toSchema.entities, layouts: toLayouts, stage: "\(from.versionIdentifier) → \(to.versionIdentifier)")
+            in: toSchema.modelEntities, layouts: toLayouts, stage: "\(from.versionIdentifier) → \(to.versionIdentifier)"
+        )
         // The tables now hold every value; rebuild once more so required columns are NOT NULL again.
         var open = described
         for index in open.entities.indices {
@@ -111,7 +114,7 @@ struct Migrator {
                 open.entities[index].columns[column].isNullable = true
             }
         }
-        try rebuild(from: open, to: toSchema.entities, layouts: toLayouts, leavingRequiredColumnsOpen: false)
+        try rebuild(from: open, to: toSchema.modelEntities, layouts: toLayouts, leavingRequiredColumnsOpen: false)
         return described
     }
 
@@ -150,7 +153,7 @@ struct Migrator {
     ) throws {
         let store = SQLiteStore(
             migratingWith: connection,
-            entities: schema.entities,
+            entities: schema.modelEntities,
             layouts: layouts,
             identifier: storeIdentifier,
             configuration: configuration
@@ -173,7 +176,7 @@ struct Migrator {
                     continue
                 }
                 let property =
-                    column.propertyIndex >= 0 ? entity.storedProperties[column.propertyIndex].name : column.name
+                    column.propertyIndex >= 0 ? entity.persistedProperties[column.propertyIndex].name : column.name
                 throw SwiftDataError(
                     .loadIssueModelContainer,
                     "migration stage \(stage) left \(entity.name).\(property) "
@@ -184,7 +187,7 @@ struct Migrator {
     }
 
     static func layouts(of schema: Schema) throws -> [String: SQLiteTableLayout] {
-        try SQLiteStore.layouts(of: schema.entities)
+        try SQLiteStore.layouts(of: schema.modelEntities)
     }
 
     static func version(_ text: String) -> Schema.Version? {

@@ -76,13 +76,13 @@ package struct StoredSchema: Codable, Equatable, Sendable {
             let columns = layout.columns.map {
                 Column(
                     name: $0.name,
-                    property: $0.propertyIndex >= 0 ? entity.storedProperties[$0.propertyIndex].name : $0.name,
+                    property: $0.propertyIndex >= 0 ? entity.persistedProperties[$0.propertyIndex].name : $0.name,
                     sqlType: $0.sqlType,
                     isNullable: $0.isNullable,
                     isForeignKey: $0.isForeignKey
                 )
             }
-            let modifiers = entity.storedProperties.compactMap { property -> String? in
+            let modifiers = entity.persistedProperties.compactMap { property -> String? in
                 let modifier =
                     (property.schemaProperty as? Schema.Attribute)?.hashModifier
                     ?? (property.schemaProperty as? Schema.Relationship)?.hashModifier
@@ -98,19 +98,25 @@ package struct StoredSchema: Codable, Equatable, Sendable {
                 uniquenessConstraints: entity.uniquenessConstraints,
                 indices: entity.indices,
                 joinTables: SQLiteStore.joinTables(of: entity),
-                attributes: Self.attributes(of: entity),
-                relationships: Self.relationships(of: entity),
-                subentities: Self.subentities(of: entity),
+                attributes: Self.attributes(of: entity, among: entities),
+                relationships: Self.relationships(of: entity, among: entities),
+                subentities: Self.subentities(of: entity, among: entities),
                 hash: StoredSchema.hash(shape.joined(separator: ";"))
             )
         }
     }
 
-    private static func subentities(of root: Schema.Entity) -> [String: String]? {
+    /// The entities among `entities` that inherit directly from `entity`, by name.
+    private static func directSubentities(of entity: Schema.Entity, among entities: [Schema.Entity]) -> [Schema.Entity]
+    {
+        entities.filter { $0.superentity === entity }.sorted { $0.name < $1.name }
+    }
+
+    private static func subentities(of root: Schema.Entity, among entities: [Schema.Entity]) -> [String: String]? {
         var result: [String: String] = [:]
         var pending = [root]
         while let entity = pending.popLast() {
-            for subentity in entity.subentities {
+            for subentity in directSubentities(of: entity, among: entities) {
                 result[subentity.name] = entity.name
                 pending.append(subentity)
             }
@@ -119,22 +125,24 @@ package struct StoredSchema: Codable, Equatable, Sendable {
     }
 
     /// The properties of every class stored in a hierarchy's table (the root's, then its subclasses' own).
-    private static func hierarchyProperties(of root: Schema.Entity) -> [Schema.Entity.Property] {
+    private static func hierarchyProperties(of root: Schema.Entity, among entities: [Schema.Entity])
+        -> [Schema.Entity.Property]
+    {
         var seen: Set<String> = []
         var result: [Schema.Entity.Property] = []
         var pending = [root]
         while !pending.isEmpty {
             let entity = pending.removeFirst()
-            for property in entity.storedProperties where seen.insert(property.name).inserted {
+            for property in entity.persistedProperties where seen.insert(property.name).inserted {
                 result.append(property)
             }
-            pending += entity.subentities.sorted { $0.name < $1.name }
+            pending += directSubentities(of: entity, among: entities)
         }
         return result
     }
 
-    private static func attributes(of entity: Schema.Entity) -> [Attribute] {
-        hierarchyProperties(of: entity).compactMap { property in
+    private static func attributes(of entity: Schema.Entity, among entities: [Schema.Entity]) -> [Attribute] {
+        hierarchyProperties(of: entity, among: entities).compactMap { property in
             guard let attribute = property.schemaProperty as? Schema.Attribute else { return nil }
             return Attribute(
                 name: property.name,
@@ -145,8 +153,8 @@ package struct StoredSchema: Codable, Equatable, Sendable {
         }
     }
 
-    private static func relationships(of entity: Schema.Entity) -> [Relationship] {
-        hierarchyProperties(of: entity).compactMap { property in
+    private static func relationships(of entity: Schema.Entity, among entities: [Schema.Entity]) -> [Relationship] {
+        hierarchyProperties(of: entity, among: entities).compactMap { property in
             guard let info = property.relationshipInfo else { return nil }
             var relationship = Relationship(
                 name: property.name,

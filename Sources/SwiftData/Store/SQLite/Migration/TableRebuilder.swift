@@ -70,7 +70,7 @@ struct TableRebuilder {
         let oldJoinTables = Set(old.entities.flatMap(\.joinTables))
         for entity in entities {
             let source = pairs[entity.name]
-            for property in entity.storedProperties {
+            for property in entity.persistedProperties {
                 guard let info = property.relationshipInfo else { continue }
                 let names = [property.name, property.schemaProperty.originalName]
                 let hadForeignKey = source?.columns.contains { $0.isForeignKey && names.contains($0.property) } ?? false
@@ -189,7 +189,7 @@ struct TableRebuilder {
         let oldTables = Set(old.entities.flatMap(\.joinTables))
         var kept: Set<String> = []
         for entity in entities {
-            for property in entity.storedProperties {
+            for property in entity.persistedProperties {
                 guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage,
                     ownerColumn == "owner"
                 else { continue }
@@ -245,9 +245,9 @@ struct TableRebuilder {
     private func owningProperty(of column: SQLiteTableLayout.Column, in entity: Schema.Entity) -> Schema.Entity
         .Property?
     {
-        if column.propertyIndex >= 0 { return entity.storedProperties[column.propertyIndex] }
+        if column.propertyIndex >= 0 { return entity.persistedProperties[column.propertyIndex] }
         for member in entities where member.tableName == entity.tableName && member !== entity {
-            for property in member.storedProperties where column.name.hasPrefix(property.name) {
+            for property in member.persistedProperties where column.name.hasPrefix(property.name) {
                 let suffix = column.name.dropFirst(property.name.count)
                 if suffix.isEmpty || suffix.hasPrefix(".") { return property }
             }
