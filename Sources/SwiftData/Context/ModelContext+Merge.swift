@@ -97,8 +97,8 @@ extension ModelContext {
 extension ModelStorage {
     /// Makes relationship slots that have no unsaved change read their stored state again on next access.
     final func resetRelationshipsToStored(from row: some StoreRow, context: ModelContext) {
-        for property in entity.persistedProperties where property.isRelationship && !changedSlots.contains(property.index)
-        {
+        for property in entity.persistedProperties
+        where property.isRelationship && !changedSlots.contains(property.index) {
             let stored = (try? row.value(of: property)) ?? ToOneFault(target: nil)
             setObserved(property.index, context.container.locatingTarget(of: stored, property: property))
         }
