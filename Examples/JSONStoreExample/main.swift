@@ -47,7 +47,6 @@ do {
         print("After deleting Oslo: \(names.map(\.name).joined(separator: ", "))")
     }
 } catch {
-    // Until ModelContainer opens custom stores (issue 17), the first container above throws here.
     FileHandle.standardError.write(Data("json-store-example: \(error)\n".utf8))
     exit(1)
 }

@@ -3,24 +3,23 @@ extension ModelContainer {
 
     /// Creates a container for a schema with configurations of any store type.
     ///
-    /// ``ModelConfiguration``s open SwiftData's own store, as `init(for:migrationPlan:configurations:)` does.
+    /// ``ModelConfiguration``s open SwiftData's own store, as `init(for:migrationPlan:configurations:)` does; any
+    /// other configuration opens its `Store` type, a custom ``DataStore``:
+    ///
+    /// ```swift
+    /// let container = try ModelContainer(for: schema, configurations: [JSONStoreConfiguration(name: "trips", fileURL: url)])
+    /// ```
+    ///
+    /// Contexts read and write a custom store through its fetch and save requests: what it leaves to SwiftData
+    /// (`DataStoreError.preferInMemoryFilter` and `.preferInMemorySort`) runs in memory on models, with Swift's
+    /// semantics. Calls into one custom store are made one at a time. A custom store commits what it saves, so in
+    /// a save that spans several stores it is written after SwiftData's own stores have written their part, and
+    /// its refusal leaves them as they were.
     ///
     /// - Throws: What each configuration's `validate()` throws; the errors
-    ///   `init(for:migrationPlan:configurations:)` throws; and `SwiftDataError.loadIssueModelContainer` for a
-    ///   configuration of a custom store: the container cannot open custom stores yet (issue 17).
+    ///   `init(for:migrationPlan:configurations:)` throws; what a custom store's initializer throws.
     public convenience init(for givenSchema: Schema, configurations: [any DataStoreConfiguration]) throws {
-        var modelConfigurations: [ModelConfiguration] = []
-        for configuration in configurations {
-            try configuration.validate()
-            guard let modelConfiguration = configuration as? ModelConfiguration else {
-                throw SwiftDataError(
-                    .loadIssueModelContainer,
-                    "custom stores are not wired yet: the configuration '\(configuration.name)' opens a "
-                        + "\(Self.storeTypeName(of: configuration)), which ModelContainer cannot open yet")
-            }
-            modelConfigurations.append(modelConfiguration)
-        }
-        try self.init(for: givenSchema, migrationPlan: nil, configurations: modelConfigurations)
+        try self.init(for: givenSchema, migrationPlan: nil, storeConfigurations: configurations)
     }
 
     /// Creates a container for model types (and every type they relate to) with configurations of any store type.
@@ -31,14 +30,5 @@ extension ModelContainer {
         configurations: any DataStoreConfiguration...
     ) throws {
         try self.init(for: Schema(forTypes), configurations: configurations)
-    }
-
-    // MARK: - Internal
-
-    /// The name of the store type a configuration opens.
-    private static func storeTypeName<Configuration: DataStoreConfiguration>(of configuration: Configuration)
-        -> String
-    {
-        String(describing: Configuration.Store.self)
     }
 }

@@ -43,10 +43,23 @@ public final class ModelContainer: Sendable {
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be opened or created, when a
     ///   relationship's inverse is ambiguous, or when an entity of the schema has no model class (the schema was
     ///   made from entities without one), with a message that says why.
-    public init(
+    public convenience init(
         for givenSchema: Schema,
         migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: [ModelConfiguration]
+    ) throws {
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, storeConfigurations: configurations)
+    }
+
+    /// Creates a container for a schema with configurations of any store: SwiftData's own
+    /// (``ModelConfiguration``) or custom ones (see ``DataStore``).
+    ///
+    /// - Throws: what `init(for:migrationPlan:configurations:)` throws; what a configuration's `validate()` or a
+    ///   custom store's initializer throws.
+    init(
+        for givenSchema: Schema,
+        migrationPlan: (any SchemaMigrationPlan.Type)?,
+        storeConfigurations configurations: [any DataStoreConfiguration]
     ) throws {
         let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
         for configuration in configurations { try configuration.validate() }
@@ -88,11 +101,13 @@ public final class ModelContainer: Sendable {
         var stores: [any ModelStore] = []
         var storeByEntity: [String: any ModelStore] = [:]
         var openedLocations: Set<String> = []
+        let locations = configurations.map(storeLocation(of:))
         for (index, configuration) in configurations.enumerated()
-        where openedLocations.insert(configuration.id).inserted {
-            let members = allEntities.filter { configurations[assignment[$0.name]!].id == configuration.id }
+        where openedLocations.insert(locations[index]).inserted {
+            let members = allEntities.filter { locations[assignment[$0.name]!] == locations[index] }
             guard !members.isEmpty || index == 0 else { continue }
-            let store = try configuration.makeStore(
+            let store = try openStore(
+                for: configuration,
                 entities: members,
                 version: Self.currentVersion(of: members, schema: givenSchema, plan: migrationPlan),
                 migrationPlan: migrationPlan
@@ -103,7 +118,7 @@ public final class ModelContainer: Sendable {
         self.isMigrationContainer = false
         self.schema = schema
         self.migrationPlan = migrationPlan
-        self.orderedConfigurations = configurations
+        self.orderedConfigurations = configurations.compactMap { $0 as? ModelConfiguration }
         self.stores = stores
         self.storeByEntity = storeByEntity
         self.hasLinksAcrossStores = Self.hasLinksAcrossStores(allEntities, storeByEntity: storeByEntity)

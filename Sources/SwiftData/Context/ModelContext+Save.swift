@@ -67,7 +67,7 @@ extension ModelContext {
 
         let deletions = try deletionClosure()
         try validateRelationshipCounts(excluding: deletions)
-        var groups = StoreChangeGroups(container: container)
+        var groups = StoreChangeGroups(container: container, editingState: editingState)
         try groups.add(inserted: inserted.models)
         for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
             let storage = model.storage
@@ -111,33 +111,54 @@ extension ModelContext {
         }
         for (store, changes) in parts { try store.checkAllowsSave(changes) }
         // One order for every save, by the identifier each store keeps, so that two saves (of two containers, or
-        // two processes) never each hold a store the other waits for.
-        parts.sort { $0.0.identifier < $1.0.identifier }
+        // two processes) never each hold a store the other waits for. Stores that commit as they write (custom
+        // stores) come last: a refusal of theirs still leaves every transactional store as it was.
+        parts.sort {
+            ($0.0.writesInTransaction ? 0 : 1, $0.0.identifier) < ($1.0.writesInTransaction ? 0 : 1, $1.0.identifier)
+        }
         var saves: [any StoreSave] = []
+        var committed: [CommittedStoreChanges] = []
         do {
-            for (store, changes) in parts { saves.append(try store.beginSave(changes)) }
+            for (store, changes) in parts {
+                let save = try store.beginSave(changes)
+                saves.append(save)
+                if !store.writesInTransaction { committed.append((save, changes)) }
+            }
+        } catch let error as SwiftDataError {
+            for save in saves.reversed() { save.rollBack() }
+            throw committed.isEmpty ? error : Self.partlyCommitted(committed, failure: error)
         } catch {
             for save in saves.reversed() { save.rollBack() }
+            guard committed.isEmpty else {
+                throw Self.partlyCommitted(
+                    committed,
+                    failure: SwiftDataError(.modelValidationFailure, "a store refused the save", underlying: error))
+            }
             throw error
         }
-        var committed: [CommittedStoreChanges] = []
-        for (position, save) in saves.enumerated() {
+        for (position, save) in saves.enumerated() where save.store.writesInTransaction {
             do {
                 try save.commit()
             } catch let error as SwiftDataError {
                 for later in saves[(position + 1)...] { later.rollBack() }
                 if committed.isEmpty { throw error }
-                let names = committed.map { "'\($0.save.store.name)'" }.joined(separator: ", ")
-                throw PartlyCommittedSave(
-                    committed: committed,
-                    failure: error.adding(
-                        place: "the stores \(names) saved their changes, and the context keeps only the rest",
-                        entityName: nil)
-                )
+                throw Self.partlyCommitted(committed, failure: error)
             }
             committed.append((save, parts[position].1))
         }
         return committed.map { ($0.save, $0.changes.inserted) }
+    }
+
+    /// The error for a save of which some stores committed their part before another failed.
+    private static func partlyCommitted(_ committed: [CommittedStoreChanges], failure: SwiftDataError)
+        -> PartlyCommittedSave
+    {
+        let names = committed.map { "'\($0.save.store.name)'" }.joined(separator: ", ")
+        return PartlyCommittedSave(
+            committed: committed,
+            failure: failure.adding(
+                place: "the stores \(names) saved their changes, and the context keeps only the rest", entityName: nil)
+        )
     }
 
     /// A store's committed save, and the inserted models it wrote, in the order the save numbers them.

@@ -95,7 +95,8 @@ struct ModelRegistry {
 
     /// The key, with the entity name's length in the top bits to set apart equal keys of different entities.
     private static func hash(of identifier: PersistentIdentifier) -> UInt64 {
-        let key = UInt64(bitPattern: identifier.primaryKey ?? 0)
+        // A custom store's key that is not an integer hashes as a whole; SQLite's integer keys are their own hash.
+        let key = UInt64(bitPattern: identifier.primaryKey ?? Int64(identifier.hashValue))
         return key ^ UInt64(identifier.entityName.utf8.count) << 56
     }
 
@@ -110,7 +111,7 @@ struct ModelRegistry {
     private static func mix(_ value: UInt64) -> UInt64 { value &* 0x9E37_79B9_7F4A_7C15 }
 
     private func position(of identifier: PersistentIdentifier) -> Int? {
-        guard identifier.primaryKey != nil else { return nil }
+        guard !identifier.isTemporary else { return nil }
         let hash = Self.hash(of: identifier)
         var position = home(of: hash)
         while let occupant = slots[position].storage {

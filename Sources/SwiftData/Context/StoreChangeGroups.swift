@@ -11,8 +11,12 @@ struct StoreChangeGroups {
     private var lastEntity: Schema.Entity?
     private var lastPosition = 0
 
-    init(container: ModelContainer) {
+    /// The saving context's editing state, which each store's changes carry.
+    let editingState: EditingState
+
+    init(container: ModelContainer, editingState: EditingState) {
         self.container = container
+        self.editingState = editingState
     }
 
     /// The position in `changes` of the group of an entity's store, added when it is the first of its store.
@@ -43,7 +47,7 @@ struct StoreChangeGroups {
     private mutating func position(ofStore store: any ModelStore) -> Int {
         if let existing = stores.firstIndex(where: { $0 === store }) { return existing }
         stores.append(store)
-        changes.append(StoreChanges())
+        changes.append(StoreChanges(editingState: editingState))
         return stores.count - 1
     }
 }

@@ -18,6 +18,9 @@ protocol ModelStore: AnyObject, Sendable {
     var allowsSave: Bool { get }
     /// The entities whose models the store holds.
     var entities: [Schema.Entity] { get }
+    /// True when `beginSave(_:)` writes in a transaction that `commit()` or `rollBack()` ends; false for a store
+    /// that commits as it writes (a custom store), whose save cannot be rolled back.
+    var writesInTransaction: Bool { get }
 
     // MARK: Translating
 

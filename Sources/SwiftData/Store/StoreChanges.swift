@@ -6,6 +6,8 @@ struct StoreChanges {
     var deleted: [ModelStorage] = []
     /// Rows deleted without loading their models, by entity.
     var deletedRows: [(entity: Schema.Entity, identifiers: [PersistentIdentifier])] = []
+    /// The saving context's editing state, which a custom store's save request carries.
+    var editingState: EditingState?
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && deletedRows.isEmpty }
 

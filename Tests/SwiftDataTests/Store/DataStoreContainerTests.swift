@@ -56,14 +56,16 @@ final class RefusedStore: DataStore {
         #expect(variadic.configurations.first?.isStoredInMemoryOnly == true)
     }
 
-    @Test func aCustomStoresConfigurationIsRefusedUntilContainersCanOpenThem() throws {
-        // Custom stores are not wired into ModelContainer yet (issue 17): the container says so.
-        let error = #expect(throws: SwiftDataError.self) {
-            try ModelContainer(
-                for: Schema([Trip.self]), configurations: [RefusedStoreConfiguration(name: "refused")])
-        }
-        #expect(error == .loadIssueModelContainer)
-        #expect(error?.description.contains("RefusedStore") == true)
+    @Test func aCustomStoresConfigurationOpensItsStore() throws {
+        let container = try ModelContainer(
+            for: Schema([Trip.self]), configurations: [RefusedStoreConfiguration(name: "refused")])
+        let context = ModelContext(container)
+        #expect(try context.fetch(FetchDescriptor<Trip>()).isEmpty)
+        // This store saves without giving inserted models permanent identifiers: the save says so.
+        context.insert(Trip(name: "Lisbon", destination: "Portugal"))
+        let error = #expect(throws: SwiftDataError.self) { try context.save() }
+        #expect(error == .modelValidationFailure)
+        #expect(error?.description.contains("'refused'") == true)
     }
 
     @Test func everyConfigurationIsValidatedFirst() throws {

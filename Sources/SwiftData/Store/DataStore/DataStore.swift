@@ -39,8 +39,9 @@
 /// ``DataStoreError/preferInMemorySort`` from ``fetch(_:)``; SwiftData then filters and sorts the store's snapshots
 /// itself.
 ///
-/// > Note: `ModelContainer` does not open custom stores yet: its initializer that takes custom configurations
-/// > throws for them until the container's store interface can hold them (issue 17).
+/// `ModelContainer(for:configurations:)` opens the store of a configuration whose `Store` is a custom type, and
+/// contexts then read and write through it. The container calls one store one call at a time. A save must give
+/// every inserted model a permanent identifier in ``DataStoreSaveChangesResult/remappedIdentifiers``.
 public protocol DataStore: AnyObject {
     /// The configuration type that describes this store.
     associatedtype Configuration: DataStoreConfiguration

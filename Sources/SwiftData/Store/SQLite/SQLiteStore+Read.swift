@@ -12,6 +12,7 @@ struct SQLiteSortOrder: StoreSortOrder {
 extension SQLiteStore: ModelStore {
     var name: String { configuration.name }
     var allowsSave: Bool { configuration.allowsSave }
+    var writesInTransaction: Bool { true }
 
     // MARK: - Translating
 
