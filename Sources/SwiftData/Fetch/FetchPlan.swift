@@ -128,6 +128,29 @@ struct FetchPlan<T: PersistentModel> {
         return try models().map(\.persistentModelID)
     }
 
+    /// The identifiers of the matching models, as `identifiers()` reads them, with what a batched fetch keeps of
+    /// their rows (`LastKnownValues`): read with the identifiers when the store computes the result, else taken
+    /// from the models the fetch reads in full.
+    ///
+    /// - Throws: like `identifiers()`, and `SwiftDataError.loadIssueModelContainer` when a kept value does not fit
+    ///   its type.
+    func identifiersWithLastKnownValues() throws -> ([PersistentIdentifier], LastKnownValues) {
+        let lastKnown = LastKnownValues(container: context.container)
+        let identifiers = try evaluatingRefusedPartsInMemory { plan in
+            guard plan.runsInStore else {
+                let models = try plan.models()
+                try lastKnown.capture(models, of: entity)
+                return models.map(\.persistentModelID)
+            }
+            var request = plan.baseRequest
+            request.sortOrder = plan.sortOrder
+            request.limit = descriptor.fetchLimit
+            request.offset = descriptor.fetchOffset
+            return try lastKnown.read(request, from: store) ?? store.identifiers(request)
+        }
+        return (identifiers, lastKnown)
+    }
+
     /// The identifiers of every row that matches, in no particular order, when the store evaluates the predicate
     /// and nothing is pending.
     func storedIdentifiers() throws -> [PersistentIdentifier] {

@@ -58,15 +58,29 @@ extension ModelContext {
     /// The collection keeps its context alive, as Core Data's batched results keep theirs, and each position
     /// always holds the model of the identifier read up front. A row deleted after that (by another context or
     /// another process) yields the model this context holds of it, with the values it knows; when the context
-    /// holds none, a model that reads as one deleted elsewhere: `isDeleted` is true, it has no context and no
-    /// related models, and each attribute reads its placeholder (its declared default, else `nil` for an optional,
-    /// else the empty value of its type: 0, `false`, `""`). A batch whose rows cannot be read (a store error) yields
-    /// models that read their values from the store on first access, as after a fetch with `propertiesToFetch`.
+    /// holds none, a model that reads as one deleted elsewhere: `isDeleted` is true, it has no context, and each
+    /// attribute reads its placeholder (its declared default, else `nil` for an optional, else the empty value of
+    /// its type: 0, `false`, `""`), and each relationship no model. What has no placeholder is read together with
+    /// the identifiers, and such a model reads it as it was then: an attribute whose type has no empty value (an
+    /// enumeration neither `CaseIterable` nor with a case for an empty raw value, a transformed value), and the
+    /// target of a non-optional to-one relationship. That target is read through the container, in no context,
+    /// when first accessed; when its row is gone too, it is a model that reads as deleted in the same way, whose
+    /// own such values were read up front as well (in the same snapshot of the store). The model of a subclass's row
+    /// is of that subclass. The models of the collection that the context holds fall back on those targets too,
+    /// should a target's row be gone when first read. For an entity whose attributes all have placeholders, with
+    /// no non-optional to-one and no subclass, the fetch reads identifiers alone.
     ///
-    /// - Throws: like `fetch(_:)`.
+    /// A batch whose rows cannot be read (a store error) yields models that read their values from the store on
+    /// first access, as after a fetch with `propertiesToFetch`, except for the values read up front, which they
+    /// hold from the start.
+    ///
+    /// - Throws: like `fetch(_:)`; also `SwiftDataError.loadIssueModelContainer` when a value read up front does not
+    ///   fit its type.
     public func fetch<T>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T>
     where T: PersistentModel {
-        let identifiers = try fetchIdentifiers(descriptor)
+        applyExternalChanges()
+        let (identifiers, lastKnown) = try FetchPlan(descriptor: descriptor, context: self)
+            .identifiersWithLastKnownValues()
         // A save gives unsaved models new identifiers: the collection finds them by the ones it read.
         var unsaved: [PersistentIdentifier: any PersistentModel] = [:]
         if identifiers.contains(where: \.isTemporary) {
@@ -77,7 +91,7 @@ extension ModelContext {
         }
         // `self` is held strongly: models hold their context weakly, and the collection must outlive neither.
         let storage = FetchResultsStorage<T>(count: identifiers.count, batchSize: batchSize) { range in
-            self.models(for: Array(identifiers[range]), unsaved: unsaved)
+            self.models(for: identifiers[range], unsaved: unsaved, lastKnown: lastKnown)
         }
         return FetchResultsCollection(storage: storage)
     }
@@ -97,38 +111,43 @@ extension ModelContext {
 
     // MARK: - Internal
 
-    /// The models with the given identifiers, one per identifier, in order: the unsaved and registered ones as
-    /// they are, the others read in one query per entity. An identifier whose row is gone gets a model of a
-    /// vanished row, and one whose row could not be read a model that loads on first access (see
-    /// `fetch(_:batchSize:)`), so that no position ever holds another row's model.
+    /// The models with the given identifiers (at their positions in the fetch), one per identifier, in order: the
+    /// unsaved and registered ones as they are, the others read in one query per entity. An identifier whose row
+    /// is gone gets a model of a vanished row, and one whose row could not be read a model that loads on first
+    /// access, both given what `lastKnown` kept of the row (see `fetch(_:batchSize:)`), so that no position ever
+    /// holds another row's model and no property is left without a value.
     func models<T: PersistentModel>(
-        for identifiers: [PersistentIdentifier], unsaved: [PersistentIdentifier: any PersistentModel] = [:]
+        for identifiers: ArraySlice<PersistentIdentifier>, unsaved: [PersistentIdentifier: any PersistentModel],
+        lastKnown: LastKnownValues
     ) -> [T] {
         var byIdentifier: [PersistentIdentifier: any PersistentModel] = [:]
-        var missing: [String: [PersistentIdentifier]] = [:]
-        for identifier in identifiers {
+        var missing: [String: [(identifier: PersistentIdentifier, position: Int)]] = [:]
+        for (position, identifier) in zip(identifiers.indices, identifiers) {
             if let model = unsaved[identifier] ?? registered[identifier]?.model {
                 byIdentifier[identifier] = model
             } else if !identifier.isTemporary {
-                missing[identifier.entityName, default: []].append(identifier)
+                missing[identifier.entityName, default: []].append((identifier, position))
             }
         }
         for (entityName, wanted) in missing {
             guard let entity = container.schema.modelEntitiesByName[entityName] else { continue }
             do {
-                let found = try modelsByIdentifier(of: entity, identifiers: wanted)
-                for identifier in wanted {
+                let found = try modelsByIdentifier(of: entity, identifiers: wanted.map(\.identifier))
+                for (identifier, _) in wanted {
                     // A row deleted without loading its model in this context comes back as a deleted model.
                     byIdentifier[identifier] = found[identifier] ?? registered[identifier]?.model
                 }
             } catch {
-                for identifier in wanted {
-                    byIdentifier[identifier] = unloadedModel(of: entity, identifier: identifier)
+                for (identifier, position) in wanted {
+                    byIdentifier[identifier] = unloadedModel(
+                        of: entity, identifier: identifier, kept: lastKnown.row(at: position, identifier: identifier),
+                        lastKnown: lastKnown)
                 }
             }
         }
-        return identifiers.map { identifier in
-            let model = byIdentifier[identifier] ?? vanishedModel(for: identifier)
+        for model in byIdentifier.values { lastKnown.backTargets(of: model.storage) }
+        return zip(identifiers.indices, identifiers).map { position, identifier in
+            let model = byIdentifier[identifier] ?? lastKnown.vanishedModel(for: identifier, at: position)
             guard let model = model as? T else {
                 // Unreachable: the identifiers were read by a fetch of `T`.
                 preconditionFailure("\(identifier) is not the identifier of a \(T.self)")
@@ -137,35 +156,24 @@ extension ModelContext {
         }
     }
 
-    /// A model of a row that is gone from the store, or of an unsaved model that was discarded: marked deleted,
-    /// in no context, with no related models, each attribute holding its placeholder
-    /// (`Schema.Entity.Property.placeholderValue`), or left not fetched when it has none.
-    private func vanishedModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
-        guard let entity = container.schema.modelEntitiesByName[identifier.entityName] else { return nil }
+    /// A registered model of a row that could not be read: the properties `lastKnown` kept hold the values read
+    /// with the identifiers, and every other attribute is left not fetched and every other relationship not
+    /// loaded, so each loads from the store on first access.
+    private func unloadedModel(
+        of entity: Schema.Entity, identifier: PersistentIdentifier, kept: LastKnownValues.Row?,
+        lastKnown: LastKnownValues
+    ) -> any PersistentModel {
+        // The row's own class, when a hierarchy's table was read.
+        let entity = kept?.entity ?? entity
+        let keptSlots = kept.map(lastKnown.keptSlots) ?? [:]
         let slots = ModelSlots(count: entity.persistedProperties.count) { index -> Any in
-            let property = entity.persistedProperties[index]
-            // A non-optional to-one has no empty value: reading it stops with a message naming it, as an
-            // attribute without a placeholder does.
-            if let info = property.relationshipInfo, !info.isToMany, !property.isOptional {
-                return ModelStorage.NotFetched()
-            }
-            if property.isRelationship { return property.emptyRelationshipValue }
-            return property.placeholderValue ?? ModelStorage.NotFetched()
-        }
-        let (model, storage) = entity.makeModel(identifier: identifier, slots: slots)
-        storage.isDeleted = true
-        return model
-    }
-
-    /// A registered model of a row that could not be read: every attribute is left not fetched and every
-    /// relationship not loaded, so each loads from the store on first access.
-    private func unloadedModel(of entity: Schema.Entity, identifier: PersistentIdentifier) -> any PersistentModel {
-        let slots = ModelSlots(count: entity.persistedProperties.count) { index -> Any in
+            if let value = keptSlots[index] { return value }
             let property = entity.persistedProperties[index]
             if property.isRelationship { return ModelStorage.UnloadedRelationship() }
             return property.codec == nil ? property.unstoredValue : ModelStorage.NotFetched()
         }
         holdsUnfetchedAttributes = true
-        return registerNewModel(entity: entity, identifier: identifier, slots: slots, isUnregistered: false)
+        return registerNewModel(
+            entity: entity, identifier: kept?.identifier ?? identifier, slots: slots, isUnregistered: false)
     }
 }

@@ -25,8 +25,10 @@ extension ModelStorage {
         guard current is NotFetched else { return current }
         let property = entity.persistedProperties[index]
         guard let placeholder = property.placeholderValue else {
-            // A partial fetch reads every attribute without a placeholder, so this is a model of a row a batched
-            // fetch found gone, or of a row a batch could not read, whose property has no value to stand in.
+            // Unreachable while the store is consistent: a partial fetch reads every attribute without a
+            // placeholder, and a batched fetch keeps their values, and the targets of non-optional to-ones, for
+            // rows that vanish or cannot be read (see `LastKnownValues`). Left: a row a non-optional to-one refers
+            // to that was missing already when the fetch read the reference.
             preconditionFailure(
                 "\(entity.name).\(property.name) cannot be read: its row is gone from the store, or holds a value "
                     + "this program cannot read, and the property has no default value to stand in; give it a "
@@ -35,13 +37,16 @@ extension ModelStorage {
         return placeholder
     }
 
-    /// The target of a to-one fault of a model whose context was released, read through a new context of its
-    /// container; `nil` when the target's row is gone. The target belongs to no live context: it is read the
-    /// same way in turn.
-    final func detachedTarget(_ target: PersistentIdentifier, for property: Schema.Entity.Property) -> Any {
-        guard let detachedContainer, let model = ModelContext(detachedContainer).resolveModel(for: target) else {
-            return property.noneValue
-        }
+    /// The target of a to-one fault of a model in no context, read through a new context of its container (the
+    /// container of the context that was released, or of the batched fetch that read `lastKnown`); when the
+    /// target's row is gone, the model of a vanished row that `lastKnown` makes of it, else `nil`. The target
+    /// belongs to no live context: it is read the same way in turn.
+    final func detachedTarget(
+        _ target: PersistentIdentifier, for property: Schema.Entity.Property, lastKnown: LastKnownValues?
+    ) -> Any {
+        let container = detachedContainer ?? lastKnown?.container
+        let read = container.flatMap { ModelContext($0).resolveModel(for: target) }
+        guard let model = read ?? lastKnown?.vanishedModel(for: target) else { return property.noneValue }
         return property.isOptional ? property.wrapOptional(model) : model
     }
 

@@ -7,8 +7,12 @@ class ModelStorage {
     /// A slot whose property was never assigned.
     @usableFromInline
     struct Unset {}
-    /// A to-one relationship whose target is known by identifier but not loaded yet.
-    struct ToOneFault { let target: PersistentIdentifier? }
+    /// A to-one relationship whose target is known by identifier but not loaded yet. `lastKnown` holds what a
+    /// batched fetch read of the target's row, for a target whose row is gone when the fault is resolved.
+    struct ToOneFault {
+        let target: PersistentIdentifier?
+        var lastKnown: LastKnownValues? = nil
+    }
     /// A relationship whose links are stored on the other side (or in a join table) and not loaded yet.
     struct UnloadedRelationship {}
     /// An attribute a fetch with `propertiesToFetch` left out; it loads on first access.
@@ -191,11 +195,13 @@ class ModelStorage {
 
     private func resolve(_ fault: ToOneFault, for property: Schema.Entity.Property) -> Any {
         guard let target = fault.target else { return property.noneValue }
-        guard let context else { return detachedTarget(target, for: property) }
+        guard let context else { return detachedTarget(target, for: property, lastKnown: fault.lastKnown) }
         if fetchGroup != nil, context.registered[target] == nil {
             context.loadForFetchGroup(property, of: self)
         }
-        guard let model = context.resolveModel(for: target) else { return property.noneValue }
+        guard let model = context.resolveModel(for: target) ?? fault.lastKnown?.vanishedModel(for: target) else {
+            return property.noneValue
+        }
         return property.isOptional ? property.wrapOptional(model) : model
     }
 

@@ -69,6 +69,19 @@ protocol ModelStore: AnyObject, Sendable {
     func links(of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier])
         throws -> [(owner: PersistentIdentifier, target: PersistentIdentifier)]
 
+    /// Runs `body`, whose reads of this store all see one state of it: a change committed meanwhile, by this
+    /// program or another, shows in none of them. A batched fetch reads the rows its rows' to-one relationships
+    /// refer to this way, so that they are the targets of the rows it read (see `LastKnownValues`).
+    ///
+    /// The store may hold a connection or lock for the whole of `body`, as it may during `readRows(_:_:)`'s body:
+    /// `body` only reads, runs no code of the app, and decodes no attribute (to-one relationships' targets come
+    /// without code of the app); it keeps rows with `StoreRow.retained()` and decodes their values after `body`
+    /// returns. A store that cannot keep one state across reads runs `body` as it is (the default): each read then
+    /// sees the store as it is when that read runs. Inside a `body` of the same store, it runs `body` in that one.
+    ///
+    /// - Throws: what `body` throws; `SwiftDataError.loadIssueModelContainer` when the store cannot be read.
+    func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result
+
     // MARK: Writing
 
     /// Checks that the store takes changes at all, before any store of a save writes.
@@ -103,6 +116,11 @@ protocol StoreSave: AnyObject {
 }
 
 extension ModelStore {
+    /// Runs `body` as it is: each of its reads sees the store as it is when that read runs (see the requirement).
+    func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result {
+        try body()
+    }
+
     /// Writes and commits a save's changes in one step, for a save that involves this store alone.
     ///
     /// - Throws: like `beginSave(_:)`, and when the commit fails.

@@ -74,6 +74,16 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs `body` in a read transaction (`BEGIN DEFERRED`), so that every statement it runs sees the same state of
+    /// the database; inside a transaction already, in that one.
+    func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard !isInTransaction else { return try body() }
+        try execute("BEGIN DEFERRED")
+        // A transaction that wrote nothing ends the same whether committed or rolled back, and cannot fail to.
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
     /// A transaction `beginTransaction()` opened: the connection's own, or a savepoint inside one already open.
     struct Transaction {
         fileprivate let savepoint: String?

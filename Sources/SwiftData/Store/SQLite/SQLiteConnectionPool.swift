@@ -52,13 +52,30 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         writerLock.unlock()
     }
 
-    /// Runs `body` with a reader, waiting when every reader is busy.
+    /// Runs `body` with a reader, waiting when every reader is busy; inside `withPinnedReader(_:)`'s body, with the
+    /// reader pinned there.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if let pinned = Self.pinned.reader(of: self) { return try body(pinned) }
         if sharesWriter { return try write(body) }
         let reader = try checkOutReader()
         defer { checkIn(reader) }
         return try body(reader)
     }
+
+    /// Runs `body` with a reader that every `read(_:)` of this pool during `body`, on this thread or task, uses too,
+    /// so that a read transaction `body` opens on it spans all those reads (see `SQLiteStore.withReadSnapshot(_:)`).
+    /// Inside such a `body` of this pool already, it runs with the reader pinned there.
+    ///
+    /// `body` must not write through this pool: a store in memory reads with the writer, which `body` then holds.
+    func withPinnedReader<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if let pinned = Self.pinned.reader(of: self) { return try body(pinned) }
+        return try read { reader in
+            try Self.$pinned.withValue(Self.pinned.pinning(reader, of: self)) { try body(reader) }
+        }
+    }
+
+    /// The readers `withPinnedReader(_:)` pinned for the running task or thread.
+    @TaskLocal private static var pinned = PinnedReaders()
 
     private func checkOutReader() throws -> SQLiteConnection {
         readerCondition.lock()
@@ -83,6 +100,27 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         idleReaders.append(reader)
         readerCondition.signal()
         readerCondition.unlock()
+    }
+}
+
+/// The readers `SQLiteConnectionPool.withPinnedReader(_:)` pinned, by pool.
+private struct PinnedReaders: @unchecked Sendable {
+    // @unchecked: a pinned reader is used only by the body `withPinnedReader(_:)` runs, synchronously, on the
+    // thread that checked the reader out. That body runs no code of the app and starts no task, so no other thread
+    // sees this task-local value while the reader is pinned.
+    private var readers: [(pool: ObjectIdentifier, reader: SQLiteConnection)] = []
+
+    /// The reader pinned for a pool, if any.
+    func reader(of pool: SQLiteConnectionPool) -> SQLiteConnection? {
+        guard !readers.isEmpty else { return nil }
+        return readers.first { $0.pool == ObjectIdentifier(pool) }?.reader
+    }
+
+    /// These readers and one more, pinned for a pool.
+    func pinning(_ reader: SQLiteConnection, of pool: SQLiteConnectionPool) -> PinnedReaders {
+        var pinned = self
+        pinned.readers.append((ObjectIdentifier(pool), reader))
+        return pinned
     }
 }
 

@@ -131,7 +131,26 @@ extension SQLiteStore: ModelStore {
         }
     }
 
+    func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result {
+        // The files lock, shared, for the whole snapshot: a save that removes a file a row of the snapshot refers
+        // to waits until every read of the snapshot has read its files (see `ExternalDataStore`).
+        guard let external, entities.contains(where: \.usesExternalStorage) else {
+            return try readInOneTransaction(body)
+        }
+        return try external.withLock(exclusive: false) { try readInOneTransaction(body) }
+    }
+
     // MARK: - Internal
+
+    /// Runs `body` in a read transaction on a reader pinned for every read `body` makes of this store.
+    private func readInOneTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try pool.withPinnedReader { connection in try connection.inReadTransaction(body) }
+        } catch let error as SQLiteError {
+            throw SwiftDataError(
+                .loadIssueModelContainer, "reading the store \(name) failed", sql: error.sql, underlying: error)
+        }
+    }
 
     /// The layout of an entity this store holds.
     ///
