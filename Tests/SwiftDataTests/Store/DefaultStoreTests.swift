@@ -65,12 +65,57 @@ import Testing
         #expect(try store.fetchCount(all) == 0)
     }
 
-    @Test func savingSnapshotsIsNotImplementedYet() throws {
-        let (store, trips, _) = try makeStore()
+    @Test func itSavesInsertedUpdatedAndDeletedSnapshots() throws {
+        let (store, trips, directory) = try makeStore()
         var related: [PersistentIdentifier: any BackingData] = [:]
-        let snapshot = DefaultSnapshot(from: trips[0].persistentBackingData, relatedBackingDatas: &related)
-        let request = DataStoreSaveChangesRequest(
-            inserted: [], updated: [snapshot], deleted: [], editingState: editingState)
-        #expect(throws: DataStoreError.unsupportedFeature) { try store.save(request) }
+        // A new trip with a new bucket-list item, made in a context of their own and given as snapshots.
+        let scratch = ModelContext(
+            try ModelContainer(for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let rome = Trip(name: "Rome", destination: "Italy", budget: 1_200)
+        let forum = BucketListItem(title: "Forum")
+        scratch.insert(rome)
+        rome.bucketList = [forum]
+        let inserted = [
+            DefaultSnapshot(from: rome.persistentBackingData, relatedBackingDatas: &related),
+            DefaultSnapshot(from: forum.persistentBackingData, relatedBackingDatas: &related),
+        ]
+        // Kyoto's budget changes; Oslo goes.
+        trips[1].budget = 3_000
+        let updated = DefaultSnapshot(from: trips[1].persistentBackingData, relatedBackingDatas: &related)
+        let deleted = DefaultSnapshot(from: trips[2].persistentBackingData, relatedBackingDatas: &related)
+        let result = try store.save(
+            DataStoreSaveChangesRequest(
+                inserted: inserted, updated: [updated], deleted: [deleted], editingState: editingState))
+
+        let romeIdentifier = try #require(result.remappedIdentifiers[rome.persistentModelID])
+        #expect(romeIdentifier.storeIdentifier == store.identifier)
+        #expect(result.remappedIdentifiers[forum.persistentModelID] != nil)
+        let reopened = ModelContext(try makeContainer(Trip.self, at: directory.store()))
+        let names = try reopened.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(names.map(\.name) == ["Kyoto", "Lisbon", "Rome"])
+        #expect(names[0].budget == 3_000)
+        #expect(names[2].bucketList.map(\.title) == ["Forum"])
+        #expect(names[2].persistentModelID == romeIdentifier)
+    }
+
+    @Test func anUpdateOfAMissingModelWritesNothing() throws {
+        let (store, trips, directory) = try makeStore()
+        var related: [PersistentIdentifier: any BackingData] = [:]
+        let gone = try PersistentIdentifier.identifier(for: store.identifier, entityName: "Trip", primaryKey: 999)
+        let stranger = DefaultSnapshot(from: trips[0].persistentBackingData, relatedBackingDatas: &related)
+            .copy(persistentIdentifier: gone)
+        let scratch = ModelContext(
+            try ModelContainer(for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let rome = Trip(name: "Rome", destination: "Italy", budget: 1_200)
+        scratch.insert(rome)
+        let inserted = DefaultSnapshot(from: rome.persistentBackingData, relatedBackingDatas: &related)
+        #expect(throws: SwiftDataError.self) {
+            try store.save(
+                DataStoreSaveChangesRequest(
+                    inserted: [inserted], updated: [stranger], deleted: [], editingState: editingState))
+        }
+        #expect(
+            try ModelContext(try makeContainer(Trip.self, at: directory.store())).fetchCount(FetchDescriptor<Trip>())
+                == 3)
     }
 }

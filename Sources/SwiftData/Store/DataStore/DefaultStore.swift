@@ -73,14 +73,98 @@ public final class DefaultStore: DataStore, DataStoreBatching {
 
     // MARK: - Persisting Model Data
 
-    /// Not implemented yet: always throws.
+    /// Writes snapshots into the store in one transaction: inserted snapshots become new rows, updated ones
+    /// replace the values of their rows, deleted ones delete their rows (with their relationships' delete rules).
     ///
-    /// - Throws: ``DataStoreError/unsupportedFeature``, always: writing snapshots into the SQLite store is not
-    ///   implemented yet. Save models through a `ModelContext` instead.
+    /// Relationships name models by identifier: an inserted snapshot's temporary identifier refers to the model it
+    /// inserts, any other to a stored model. The result maps each inserted snapshot's identifier to its row's
+    /// permanent one, and holds the saved snapshots of the inserted and updated models.
+    ///
+    /// - Throws: The errors `ModelContext.save()` throws; nothing is written then.
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws
         -> DataStoreSaveChangesResult<DefaultSnapshot>
     {
-        throw DataStoreError.unsupportedFeature
+        let context = makeContext(for: request.editingState)
+        var inserted: [(snapshot: DefaultSnapshot, model: any PersistentModel)] = []
+        for snapshot in request.inserted {
+            let properties = snapshot.entity.persistedProperties
+            let (model, storage) = snapshot.entity.makeModel(
+                identifier: snapshot.persistentIdentifier,
+                slots: ModelSlots(count: properties.count) { index -> Any in
+                    let property = properties[index]
+                    if property.isRelationship { return property.emptyRelationshipValue }
+                    if case .attribute(let value)? = snapshot.values[property.name] { return value }
+                    return property.unstoredValue
+                })
+            // Made as a fetched model is: it becomes a new one, which the save inserts.
+            storage.isSaved = false
+            context.insert(model)
+            inserted.append((snapshot, model))
+        }
+        let insertedByIdentifier = Dictionary(
+            inserted.map { ($0.snapshot.persistentIdentifier, $0.model) }, uniquingKeysWith: { first, _ in first })
+        func resolve(_ identifier: PersistentIdentifier) -> (any PersistentModel)? {
+            if let model = insertedByIdentifier[identifier] { return model }
+            let model = context.model(for: identifier)
+            return model.isDeleted ? nil : model
+        }
+        for snapshot in request.updated {
+            guard let model = resolve(snapshot.persistentIdentifier) else {
+                throw SwiftDataError(
+                    .modelValidationFailure, "the store holds no \(snapshot.persistentIdentifier) to update",
+                    entityName: snapshot.persistentIdentifier.entityName)
+            }
+            let storage = model.storage
+            for property in storage.entity.persistedProperties where !property.isRelationship {
+                guard case .attribute(let value)? = snapshot.values[property.name] else { continue }
+                storage.setAttribute(at: property.index, to: value)
+            }
+        }
+        for (snapshot, model) in inserted { Self.setRelationships(of: model.storage, from: snapshot, resolve: resolve) }
+        for snapshot in request.updated {
+            guard let model = resolve(snapshot.persistentIdentifier) else { continue }
+            Self.setRelationships(of: model.storage, from: snapshot, resolve: resolve)
+        }
+        for snapshot in request.deleted {
+            guard let model = resolve(snapshot.persistentIdentifier) else { continue }
+            context.delete(model)
+        }
+        try context.save()
+        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var saved: [PersistentIdentifier: DefaultSnapshot] = [:]
+        var related: [PersistentIdentifier: any BackingData] = [:]
+        for (snapshot, model) in inserted {
+            remapped[snapshot.persistentIdentifier] = model.persistentModelID
+            saved[model.persistentModelID] = DefaultSnapshot(
+                from: Self.backingData(of: model), relatedBackingDatas: &related)
+        }
+        for snapshot in request.updated {
+            guard let model = resolve(snapshot.persistentIdentifier) else { continue }
+            saved[model.persistentModelID] = DefaultSnapshot(
+                from: Self.backingData(of: model), relatedBackingDatas: &related)
+        }
+        return DataStoreSaveChangesResult(
+            for: identifier, remappedIdentifiers: remapped, snapshotsToReregister: saved)
+    }
+
+    /// Sets a model's relationships to the models a snapshot names, as changes the save writes.
+    private static func setRelationships(
+        of storage: ModelStorage, from snapshot: DefaultSnapshot,
+        resolve: (PersistentIdentifier) -> (any PersistentModel)?
+    ) {
+        for property in storage.entity.persistedProperties where property.isRelationship {
+            switch snapshot.values[property.name] {
+            case .toMany(let targets)?:
+                storage.setRelationship(at: property.index, to: property.makeCollection(targets.compactMap(resolve)))
+            case .toOne(let target)?:
+                let model = target.flatMap(resolve)
+                storage.setRelationship(
+                    at: property.index,
+                    to: model.map { property.isOptional ? property.wrapOptional($0) : $0 } ?? property.noneValue)
+            case .attribute?, nil:
+                continue
+            }
+        }
     }
 
     // MARK: - Deleting Persisted Model Data
