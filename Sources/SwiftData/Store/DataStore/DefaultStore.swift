@@ -8,10 +8,9 @@
 /// let store = try DefaultStore(ModelConfiguration(schema: Schema([Trip.self]), url: url), migrationPlan: nil)
 /// ```
 ///
-/// What it does today: ``fetch(_:)``, ``fetchCount(_:)``, ``fetchIdentifiers(_:)``,
-/// ``cachedSnapshots(for:editingState:)``, ``erase()`` and ``delete(_:)`` read and write the store through a
-/// container of its own. ``save(_:)`` throws ``DataStoreError/unsupportedFeature``: writing snapshots into the
-/// SQLite store is not implemented yet. Unlike Apple's, it does not provide history (`HistoryProviding`).
+/// ``fetch(_:)``, ``fetchCount(_:)``, ``fetchIdentifiers(_:)``, ``save(_:)``, ``cachedSnapshots(for:editingState:)``,
+/// ``erase()`` and ``delete(_:)`` read and write the store through a container of its own. Unlike Apple's, it does
+/// not provide history (`HistoryProviding`) yet.
 public final class DefaultStore: DataStore, DataStoreBatching {
     /// The configuration type of SwiftData's own store.
     public typealias Configuration = ModelConfiguration
