@@ -21,9 +21,9 @@ struct BatchDeletions {
         return rows
     }
 
-    /// Every entity with deleted rows, with their identifiers in ascending order.
+    /// Every entity with deleted rows, with their identifiers in no particular order.
     var all: [(entity: Schema.Entity, identifiers: [PersistentIdentifier])] {
-        byEntity.values.map { ($0.entity, $0.identifiers.sorted()) }
+        byEntity.values.map { ($0.entity, Array($0.identifiers)) }
     }
 
     mutating func add(_ identifiers: some Collection<PersistentIdentifier>, of entity: Schema.Entity) {

@@ -21,75 +21,58 @@ extension ModelContext {
         try readModels(request, in: store, alsoReading: property)
     }
 
-    private func readModels<Store: ModelStore>(
-        _ request: StoreReadRequest, in store: Store, alsoReading toOne: Schema.Entity.Property?
+    private func readModels(
+        _ request: StoreReadRequest, in store: any ModelStore, alsoReading toOne: Schema.Entity.Property?
     ) throws -> (models: [any PersistentModel], targets: [PersistentIdentifier?]) {
         if request.properties != nil { holdsUnfetchedAttributes = true }
-        let holdsModels = registered.count > 0
         let registrationsBefore = registered.registrations
-        var identifiers: [PersistentIdentifier] = []
-        var targets: [PersistentIdentifier?] = []
-        // The slots of the new models, in order, and the rows of held models with their positions.
-        var newModels: [(entity: Schema.Entity, slots: ModelSlots)] = []
-        var heldRows: [(position: Int, row: Store.Row)] = []
+        let sink = ModelReadSink(context: self, storedTargetProperty: toOne)
         do {
-            try store.readRows(request) { row in
-                let identifier = row.identifier
-                if let toOne {
-                    // A row of a subclass numbers its properties its own way.
-                    let own = row.entity === request.entity ? toOne : row.entity.property(named: toOne.name) ?? toOne
-                    let stored = container.locatingTarget(of: try row.value(of: own), property: own)
-                    targets.append((stored as? ModelStorage.ToOneFault)?.target)
-                }
-                if holdsModels, registered[identifier] != nil {
-                    heldRows.append((identifiers.count, row.retained()))
-                } else {
-                    newModels.append((row.entity, try newSlots(of: row)))
-                }
-                identifiers.append(identifier)
-            }
+            try store.readRows(request, into: sink)
         } catch {
-            for var new in newModels { new.slots.release() }
+            for var new in sink.newModels { new.slots.release() }
             throw error
         }
         // Unless decoding ran code of the app that registered models, the rows found unregistered still are.
         let isUnregistered = registered.registrations == registrationsBefore
-        reserveRegistrations(newModels.count)
+        reserveRegistrations(sink.newModels.count)
         func newModel(_ identifier: PersistentIdentifier, _ new: (entity: Schema.Entity, slots: ModelSlots))
             -> any PersistentModel
         {
             registerNewModel(
                 entity: new.entity, identifier: identifier, slots: new.slots, isUnregistered: isUnregistered)
         }
-        guard !heldRows.isEmpty else { return (zip(identifiers, newModels).map(newModel), targets) }
+        let identifiers = sink.identifiers
+        guard !sink.heldRows.isEmpty else {
+            return (zip(identifiers, sink.newModels).map(newModel), sink.targets)
+        }
         var models: [(any PersistentModel)?] = Array(repeating: nil, count: identifiers.count)
-        var nextNew = newModels.startIndex
-        var nextHeld = heldRows.startIndex
+        var nextNew = sink.newModels.startIndex
+        var nextHeld = sink.heldRows.startIndex
         for position in identifiers.indices {
-            if nextHeld < heldRows.endIndex, heldRows[nextHeld].position == position {
+            if nextHeld < sink.heldRows.endIndex, sink.heldRows[nextHeld].position == position {
                 nextHeld += 1
             } else {
-                models[position] = newModel(identifiers[position], newModels[nextNew])
+                models[position] = newModel(identifiers[position], sink.newModels[nextNew])
                 nextNew += 1
             }
         }
-        for (position, row) in heldRows {
+        for (position, row) in sink.heldRows {
             models[position] = try materialize(row)
         }
-        return (models.map { $0! }, targets)
+        return (models.map { $0! }, sink.targets)
     }
 
     /// The slots of a new model of a row: each attribute's value, each relationship in its stored state.
     ///
     /// - Throws: what the row throws for a value that does not fit its property.
     func newSlots(of row: some StoreRow) throws -> ModelSlots {
-        let entity = row.entity
-        return try ModelSlots(count: entity.persistedProperties.count) { index -> Any in
-            let property = entity.persistedProperties[index]
-            let value = try row.value(of: property)
-            guard container.hasLinksAcrossStores, property.isRelationship else { return value }
-            return container.locatingTarget(of: value, property: property)
+        var slots = try row.slots()
+        guard container.hasLinksAcrossStores else { return slots }
+        for property in row.entity.persistedProperties where property.isRelationship {
+            slots[property.index] = container.locatingTarget(of: slots[property.index], property: property)
         }
+        return slots
     }
 
     /// The registered model for a row, refreshed with the row's values when it has no unsaved changes, or a new
@@ -145,5 +128,50 @@ extension ModelContext {
     func reserveRegistrations(_ count: Int) {
         guard count > 1 else { return }
         registered.reserveCapacity(registered.count + count)
+    }
+}
+
+/// What a read gives a context: the slots of new models and the rows of held ones, in order, with their identifiers.
+private final class ModelReadSink: StoreRowSink {
+    unowned let context: ModelContext
+    let storedTargetProperty: Schema.Entity.Property?
+    private let holdsModels: Bool
+    private(set) var identifiers: [PersistentIdentifier] = []
+    private(set) var targets: [PersistentIdentifier?] = []
+    /// The slots of the new models, in order.
+    private(set) var newModels: [(entity: Schema.Entity, slots: ModelSlots)] = []
+    /// The rows of held models, with their positions.
+    private(set) var heldRows: [(position: Int, row: any StoreRow)] = []
+
+    init(context: ModelContext, storedTargetProperty: Schema.Entity.Property?) {
+        self.context = context
+        self.storedTargetProperty = storedTargetProperty
+        self.holdsModels = context.registered.count > 0
+    }
+
+    func holdsModel(of identifier: PersistentIdentifier) -> Bool {
+        holdsModels && context.registered[identifier] != nil
+    }
+
+    func takeNew(_ identifier: PersistentIdentifier, entity: Schema.Entity, slots: ModelSlots, storedTarget: Any?) {
+        if context.container.hasLinksAcrossStores {
+            for property in entity.persistedProperties where property.isRelationship {
+                slots[property.index] = context.container.locatingTarget(of: slots[property.index], property: property)
+            }
+        }
+        newModels.append((entity, slots))
+        take(identifier, storedTarget: storedTarget)
+    }
+
+    func takeHeld(_ row: any StoreRow, storedTarget: Any?) {
+        heldRows.append((identifiers.count, row))
+        take(row.identifier, storedTarget: storedTarget)
+    }
+
+    private func take(_ identifier: PersistentIdentifier, storedTarget: Any?) {
+        identifiers.append(identifier)
+        guard let property = storedTargetProperty else { return }
+        let stored = storedTarget.map { context.container.locatingTarget(of: $0, property: property) }
+        targets.append((stored as? ModelStorage.ToOneFault)?.target)
     }
 }

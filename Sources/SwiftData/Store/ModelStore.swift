@@ -51,6 +51,12 @@ protocol ModelStore: AnyObject, Sendable {
     ///   cannot be read or a value does not fit its property's type.
     func readRows(_ request: StoreReadRequest, _ body: (Row) throws -> Void) throws
 
+    /// `readRows(_:_:)` into a sink: the slots of new models made by the store, rows of held models retained.
+    /// A store rarely implements it: the default (see `StoreRowSink`) serves, compiled for each store type.
+    ///
+    /// - Throws: like `readRows(_:_:)`, and what the sink's row throws while making slots.
+    func readRows(_ request: StoreReadRequest, into sink: any StoreRowSink) throws
+
     /// The number of rows a request selects.
     ///
     /// - Throws: like `readRows(_:_:)`.

@@ -17,6 +17,18 @@ protocol StoreRow {
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the property when its stored value does not fit
     ///   its type.
     func value(of property: Schema.Entity.Property) throws -> Any
+    /// The slots of a new model of the row: `value(of:)` of each of the entity's properties, in order. A store
+    /// makes them in one call, so a read of many rows costs one call into the store per row, not one per property.
+    ///
+    /// - Throws: what `value(of:)` throws.
+    func slots() throws -> ModelSlots
     /// This row, valid after the read that gave it ends.
     func retained() -> Self
+}
+
+extension StoreRow {
+    func slots() throws -> ModelSlots {
+        let properties = entity.persistedProperties
+        return try ModelSlots(count: properties.count) { try value(of: properties[$0]) }
+    }
 }

@@ -77,6 +77,11 @@ struct SQLiteRow: StoreRow {
         }
     }
 
+    func slots() throws -> ModelSlots {
+        let properties = source.entity.persistedProperties
+        return try ModelSlots(count: properties.count) { try value(of: properties[$0]) }
+    }
+
     func retained() -> SQLiteRow {
         guard case .statement = values else { return self }
         let copied = FetchedRow(

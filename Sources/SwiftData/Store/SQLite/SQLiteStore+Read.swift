@@ -168,8 +168,9 @@ extension SQLiteStore: ModelStore {
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when the request's filter or order is another store's.
     func query(for request: StoreReadRequest) throws -> SQLQuery {
         let entity = request.entity
-        let table = dialect.quoted(entity.tableName)
-        let key = "\(table).\(dialect.quoted(SQLiteTableLayout.primaryKey))"
+        // Made only when a condition needs them: most reads need neither.
+        var table: String { dialect.quoted(entity.tableName) }
+        var key: String { "\(table).\(dialect.quoted(SQLiteTableLayout.primaryKey))" }
         // Each condition is added as `(what there was) AND condition`, the filter first, whose parameters are
         // numbered from 1; the others' parameters are numbered after those before them.
         var whereClause: String?
