@@ -263,9 +263,18 @@ extension Schema {
             )
         }
 
-        /// Makes `subentity` inherit from this entity, in place of the entity it inherited from before, if any.
-        func adopt(_ subentity: Entity) {
+        /// Makes `subentity` inherit from this entity, in place of the entity it inherited from before, if any, and
+        /// returns true. Returns false and links nothing when the link would close a loop: when `subentity` is this
+        /// entity or an entity it inherits from. Reading the properties of entities in a loop would never end.
+        @discardableResult
+        func adopt(_ subentity: Entity) -> Bool {
             precondition(isSchemaEntity && subentity.isSchemaEntity, "only a schema's entities are linked")
+            // The links never loop, so this walk ends.
+            var ancestor: Entity? = self
+            while let current = ancestor {
+                guard current !== subentity else { return false }
+                ancestor = current.links.withLock { $0.superentity }
+            }
             if let former = subentity.links.withLock({ $0.superentity }), former !== self {
                 former.links.withLock { $0.subentities.removeAll { $0 === subentity } }
             }
@@ -273,6 +282,7 @@ extension Schema {
             links.withLock { links in
                 if !links.subentities.contains(where: { $0 === subentity }) { links.subentities.append(subentity) }
             }
+            return true
         }
 
         /// Makes models of an entity: the backing data is typed by the root model class, and the root's

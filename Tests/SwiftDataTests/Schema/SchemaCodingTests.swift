@@ -172,6 +172,40 @@ private func isType(_ type: (any Any.Type)?, _ expected: any Any.Type) -> Bool {
         #expect(try JSONDecoder().decode(Schema.self, from: Data(newer.utf8)).encodingVersion.minor == 4)
     }
 
+    /// Entities whose inheritance loops: an entity that names itself, two or three that name each other, and an
+    /// entity whose chain leads into such a loop.
+    static let loopingEntities = [
+        #"[{"name":"A","superentityName":"A","properties":[]}]"#,
+        #"[{"name":"A","superentityName":"B","properties":[]},{"name":"B","superentityName":"A","properties":[]}]"#,
+        #"[{"name":"A","superentityName":"B","properties":[]},{"name":"B","superentityName":"C","properties":[]},"#
+            + #"{"name":"C","superentityName":"A","properties":[]}]"#,
+        #"[{"name":"Z","superentityName":"A","properties":[]},{"name":"A","superentityName":"B","properties":[]},"#
+            + #"{"name":"B","superentityName":"A","properties":[]}]"#,
+    ]
+
+    @Test(arguments: loopingEntities)
+    func decodingRefusesInheritanceThatLoops(_ entities: String) throws {
+        let json =
+            #"{"encodingVersion":{"major":1,"minor":0,"patch":0},"version":{"major":1,"minor":0,"patch":0},"#
+            + #""entities":\#(entities)}"#
+        // Nothing of a decoded schema is read: reading the properties of a looping entity never ends.
+        #expect(throws: DecodingError.self) { _ = try JSONDecoder().decode(Schema.self, from: Data(json.utf8)) }
+    }
+
+    @Test func aLongChainOfSuperentitiesDecodes() throws {
+        let entities = (0..<50).map { index in
+            index == 0
+                ? #"{"name":"E0","properties":[]}"#
+                : #"{"name":"E\#(index)","superentityName":"E\#(index - 1)","properties":[]}"#
+        }
+        let json =
+            #"{"encodingVersion":{"major":1,"minor":0,"patch":0},"version":{"major":1,"minor":0,"patch":0},"#
+            + #""entities":[\#(entities.reversed().joined(separator: ","))]}"#
+        let schema = try JSONDecoder().decode(Schema.self, from: Data(json.utf8))
+        #expect(schema.entitiesByName["E49"]?.superentityName == "E48")
+        #expect(try #require(schema.entitiesByName["E0"]).subentities.map(\.name) == ["E1"])
+    }
+
     @Test func anEntityDecodedOnItsOwnKnowsItsSuperentityByName() throws {
         let tyomatka = try #require(schema.entitiesByName["Tyomatka"])
         let decoded = try JSONDecoder().decode(Schema.Entity.self, from: try JSONEncoder().encode(tyomatka))
