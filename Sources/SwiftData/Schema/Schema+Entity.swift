@@ -110,11 +110,13 @@ extension Schema {
             return "Entity(\(name)\(parent), properties: \(properties.map { "\($0)" }))"
         }
 
-        /// Entities are equal when they have the same name and superentity name, and equal properties in the same
-        /// order.
+        /// Entities are equal when they have the same name, superentity name, uniqueness constraints and indices
+        /// (each in the same order), and equal properties in the same order.
         public static func == (lhs: Entity, rhs: Entity) -> Bool {
             if lhs === rhs { return true }
-            guard lhs.name == rhs.name, lhs.superentityName == rhs.superentityName else { return false }
+            guard lhs.name == rhs.name, lhs.superentityName == rhs.superentityName,
+                lhs.uniquenessConstraints == rhs.uniquenessConstraints, lhs.indices == rhs.indices
+            else { return false }
             let left = lhs.properties
             let right = rhs.properties
             guard left.count == right.count else { return false }

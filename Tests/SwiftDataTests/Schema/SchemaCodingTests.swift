@@ -206,6 +206,49 @@ private func isType(_ type: (any Any.Type)?, _ expected: any Any.Type) -> Bool {
         #expect(try #require(schema.entitiesByName["E0"]).subentities.map(\.name) == ["E1"])
     }
 
+    /// A schema encoded, with the encoding of one of its entities changed, then decoded.
+    func decoded(_ schema: Schema, changingEntity name: String, _ change: (inout [String: Any]) throws -> Void)
+        throws -> Schema
+    {
+        var root = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(schema)) as? [String: Any])
+        var entities = try #require(root["entities"] as? [[String: Any]])
+        let index = try #require(entities.firstIndex { $0["name"] as? String == name })
+        try change(&entities[index])
+        root["entities"] = entities
+        return try JSONDecoder().decode(Schema.self, from: try JSONSerialization.data(withJSONObject: root))
+    }
+
+    @Test func entitiesDifferInTheirUniquenessConstraintsAndIndices() throws {
+        let gauges = Schema([Gauge.self])
+        #expect(try decoded(gauges, changingEntity: "Gauge") { _ in } == gauges)
+        let unconstrained = try decoded(gauges, changingEntity: "Gauge") { $0["uniquenessConstraints"] = nil }
+        #expect(unconstrained.entitiesByName["Gauge"]?.uniquenessConstraints == [])
+        #expect(unconstrained.entitiesByName["Gauge"] != gauges.entitiesByName["Gauge"])
+        #expect(unconstrained != gauges)
+        let reindexed = try decoded(gauges, changingEntity: "Gauge") { $0["indices"] = [["serial"]] }
+        #expect(reindexed.entitiesByName["Gauge"] != gauges.entitiesByName["Gauge"])
+        #expect(reindexed != gauges)
+    }
+
+    @Test(arguments: ["minimumModelCount", "maximumModelCount", "isOptional", "originalName", "hashModifier"])
+    func relationshipsDifferInEachEncodedValue(_ key: String) throws {
+        let trips = Schema([Trip.self])
+        let changed = try decoded(trips, changingEntity: "Trip") { trip in
+            var properties = try #require(trip["properties"] as? [[String: Any]])
+            let index = try #require(properties.firstIndex { $0["name"] as? String == "bucketList" })
+            switch key {
+            case "isOptional": properties[index][key] = !(properties[index][key] as? Bool ?? false)
+            case "minimumModelCount", "maximumModelCount": properties[index][key] = 5
+            default: properties[index][key] = "changed"
+            }
+            trip["properties"] = properties
+        }
+        let relationship = try #require(changed.entitiesByName["Trip"]?.relationshipsByName["bucketList"])
+        #expect(relationship != trips.entitiesByName["Trip"]?.relationshipsByName["bucketList"])
+        #expect(changed.entitiesByName["Trip"] != trips.entitiesByName["Trip"])
+        #expect(changed != trips)
+    }
+
     @Test func anEntityDecodedOnItsOwnKnowsItsSuperentityByName() throws {
         let tyomatka = try #require(schema.entitiesByName["Tyomatka"])
         let decoded = try JSONDecoder().decode(Schema.Entity.self, from: try JSONEncoder().encode(tyomatka))
