@@ -95,10 +95,22 @@ extension Schema {
 
         /// Creates an entity without a model class, with the entities that inherit from it and its own properties.
         ///
-        /// Each subentity takes this entity as its superentity, and its properties then begin with this entity's.
+        /// Each subentity takes this entity as its superentity, and its properties then begin with this entity's. A
+        /// subentity that already has a superentity, or belongs to a schema, is left as it is: this entity takes a
+        /// copy of it instead, which has its name, own properties, uniqueness constraints and indices, copies of the
+        /// entities below it, and no model class. Other entities and schemas never change.
+        ///
+        /// ```swift
+        /// let truck = Schema.Entity("Truck")
+        /// let vehicle = Schema.Entity("Vehicle", subentities: truck)  // truck.superentity === vehicle
+        /// let machine = Schema.Entity("Machine", subentities: truck)  // a copy: truck keeps vehicle
+        /// ```
         public convenience init(_ name: String, subentities: Schema.Entity..., properties: any SchemaProperty...) {
             self.init(schemaEntityNamed: name, declaredProperties: properties)
-            for subentity in subentities { adopt(subentity) }
+            for subentity in subentities {
+                let isLinked = subentity.links.withLock { $0.superentity != nil || $0.isHeldBySchema }
+                adopt(isLinked ? subentity.unlinkedCopy() : subentity)
+            }
         }
 
         /// The entity's name and properties.
@@ -154,6 +166,8 @@ extension Schema {
         private struct Links {
             weak var superentity: Entity?
             var subentities: [Entity] = []
+            /// True once a schema holds the entity.
+            var isHeldBySchema = false
         }
 
         /// The entity of the model class this entity describes: itself for the entity SwiftData builds for a model
@@ -285,6 +299,24 @@ extension Schema {
                 if !links.subentities.contains(where: { $0 === subentity }) { links.subentities.append(subentity) }
             }
             return true
+        }
+
+        /// Notes that a schema holds this entity, whose links must then stay as the schema made them.
+        func noteHeldBySchema() {
+            links.withLock { $0.isHeldBySchema = true }
+        }
+
+        /// A copy of this schema's entity and of the entities below it, linked to each other but to no superentity
+        /// and no schema: its name, own properties, uniqueness constraints and indices, without a model class.
+        private func unlinkedCopy() -> Entity {
+            let copy = Entity(
+                schemaEntityNamed: name,
+                declaredProperties: declaredProperties ?? [],
+                uniquenessConstraints: uniquenessConstraints,
+                indices: indices
+            )
+            for subentity in links.withLock({ $0.subentities }) { copy.adopt(subentity.unlinkedCopy()) }
+            return copy
         }
 
         /// Makes models of an entity: the backing data is typed by the root model class, and the root's
