@@ -17,8 +17,9 @@ extension ModelContext {
             // model, and those whose rows are gone were deleted.
             let held = registered.allStorages.filter(\.isSaved).map(\.identifier)
             let vanished = refreshRegisteredModels(held)
-            if pending.invalidatesAll { announceInvalidation(of: held) }
+            // Marked before they are announced: an observer of the announcement sees them deleted.
             markDeletedElsewhere(vanished)
+            if pending.invalidatesAll && !held.isEmpty { announceInvalidation(of: held) }
             return
         }
         markDeletedElsewhere(pending.deleted)

@@ -20,9 +20,10 @@ extension ModelContext {
     /// }
     /// ```
     ///
-    /// After ``ModelContainer/deleteAllData()`` or ``ModelContainer/erase()``, each context of the container posts
-    /// it once more, the next time it fetches or saves, with the identifiers of every saved model it held under
-    /// ``NotificationKey/invalidatedAllIdentifiers`` (and empty arrays under the other keys).
+    /// After ``ModelContainer/deleteAllData()`` or ``ModelContainer/erase()``, each context of the container that
+    /// held saved models posts it once more, the next time it fetches or saves, with the identifiers of every saved
+    /// model it held under ``NotificationKey/invalidatedAllIdentifiers`` (and empty arrays under the other keys).
+    /// Those whose rows are gone are marked deleted, and have left the context, before it posts.
     public static let didSave = Notification.Name("ModelContextDidSave")
 
     /// Describes the data in the user info dictionary of a notification sent by a model context.
@@ -34,7 +35,8 @@ extension ModelContext {
         case insertedIdentifiers
         /// A set of values identifying the context's invalidated models: the identifiers of every saved model the
         /// context held when the container's data was deleted (``ModelContainer/deleteAllData()``,
-        /// ``ModelContainer/erase()``). Only in the `didSave` notification that tells of it.
+        /// ``ModelContainer/erase()``). Only in the `didSave` notification that tells of it, which a context that
+        /// held no saved model does not post.
         case invalidatedAllIdentifiers
         /// A set of values identifying the context's updated models.
         case updatedIdentifiers
