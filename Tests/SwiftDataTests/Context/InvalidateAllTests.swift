@@ -21,9 +21,115 @@ private final class DeletionProbe: @unchecked Sendable {
     var sightings: [[Bool]] { lock.withLock { seen } }
 }
 
-/// What a context does when the container's data is deleted (`deleteAllData()`, `erase()`): the models whose rows
-/// are gone leave it as deleted, and then it announces the models it held.
+/// What a context does when the container's data is deleted (`deleteAllData()`, `erase()`): the models it held
+/// from the stores whose rows were deleted leave it as deleted, unsaved edits included, and it announces them.
 @Suite struct InvalidateAllTests {
+    @Test func aModelWithUnsavedEditsLeavesAsDeletedAndTheNextSaveSucceeds() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.store()
+        let container = try makeContainer(TripTag.self, Trip.self, at: url)
+        let context = ModelContext(container)
+        let edited = TripTag(label: "a")
+        let deleted = TripTag(label: "d")
+        context.insert(edited)
+        context.insert(deleted)
+        try context.save()
+        edited.label = "b"
+        context.delete(deleted)
+        let notifications = ContextNotifications(of: context)
+
+        container.deleteAllData()
+        context.insert(TripTag(label: "new"))
+        try context.save()
+        #expect(try sqliteRows(url, "SELECT label FROM TripTag") == ["new"])
+        #expect(notifications.names == [ModelContext.didSave, ModelContext.willSave, ModelContext.didSave])
+        #expect(
+            Set(try #require(notifications.identifiers(.invalidatedAllIdentifiers, at: 0)))
+                == [edited.persistentModelID, deleted.persistentModelID])
+        #expect(edited.isDeleted)
+        #expect(deleted.isDeleted)
+        #expect(context.registeredModel(for: edited.persistentModelID) as TripTag? == nil)
+        #expect(!context.hasChanges)
+
+        // Nothing of the discarded models is left to write.
+        try context.save()
+        #expect(notifications.names.count == 3)
+    }
+
+    @Test func deletingAllDataTellsOnlyOfTheStoresItDeleted() throws {
+        let directory = try TemporaryDirectory()
+        let trips = directory.store("trips.store")
+        let gadgets = directory.store("gadgets.store")
+        do {
+            let setup = ModelContext(try makeContainer(Gadget.self, at: gadgets))
+            setup.insert(Gadget(name: "kept", serial: 1))
+            try setup.save()
+        }
+        let container = try ModelContainer(
+            for: Trip.self, Gadget.self,
+            configurations: ModelConfiguration("trips", schema: Schema([Trip.self]), url: trips),
+            ModelConfiguration("gadgets", schema: Schema([Gadget.self]), url: gadgets, allowsSave: false)
+        )
+        let context = ModelContext(container)
+        let trip = Trip(name: "rome", destination: "Italy")
+        context.insert(trip)
+        try context.save()
+        let gadget = try #require(try context.fetch(FetchDescriptor<Gadget>()).first)
+        let notifications = ContextNotifications(of: context)
+
+        container.deleteAllData()
+        #expect(try context.fetch(FetchDescriptor<Gadget>()).map(\.name) == ["kept"])
+        #expect(notifications.identifiers(.invalidatedAllIdentifiers) == [trip.persistentModelID])
+        #expect(trip.isDeleted)
+        #expect(!gadget.isDeleted)
+        #expect(context.registeredModel(for: gadget.persistentModelID) as Gadget? === gadget)
+    }
+
+    @Test func deletingAllDataOfAReadOnlyStoreTellsNothing() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.store()
+        do {
+            let setup = ModelContext(try makeContainer(Trip.self, at: url))
+            setup.insert(Trip(name: "rome", destination: "Italy"))
+            try setup.save()
+        }
+        let container = try makeContainer(Trip.self, at: url, allowsSave: false)
+        let context = ModelContext(container)
+        let trip = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        let notifications = ContextNotifications(of: context)
+
+        container.deleteAllData()
+        #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["rome"])
+        #expect(notifications.names.isEmpty)
+        #expect(!trip.isDeleted)
+    }
+
+    @Test func anEraseThatFailsPartwayTellsOnlyOfTheStoresItErased() throws {
+        let directory = try TemporaryDirectory()
+        let trips = directory.store("trips.store")
+        let gadgets = directory.store("gadgets.store")
+        let container = try ModelContainer(
+            for: Trip.self, Gadget.self,
+            configurations: ModelConfiguration("trips", schema: Schema([Trip.self]), url: trips),
+            ModelConfiguration("gadgets", schema: Schema([Gadget.self]), url: gadgets)
+        )
+        let context = ModelContext(container)
+        let trip = Trip(name: "rome", destination: "Italy")
+        let gadget = Gadget(name: "kept", serial: 1)
+        context.insert(trip)
+        context.insert(gadget)
+        try context.save()
+        try runSQLite(gadgets, "CREATE TRIGGER keep BEFORE DELETE ON Gadget BEGIN SELECT RAISE(ABORT, 'kept'); END;")
+        let notifications = ContextNotifications(of: context)
+
+        #expect(throws: (any Error).self) { try container.erase() }
+        #expect(try sqliteRows(trips, "SELECT count(*) FROM Trip") == ["0"])
+        #expect(try context.fetch(FetchDescriptor<Gadget>()).map(\.name) == ["kept"])
+        #expect(notifications.identifiers(.invalidatedAllIdentifiers) == [trip.persistentModelID])
+        #expect(trip.isDeleted)
+        #expect(!gadget.isDeleted)
+    }
+
     @Test func didSaveObserversSeeTheInvalidatedModelsDeleted() throws {
         let container = try makeInMemoryContainer(TripTag.self, Trip.self)
         let context = ModelContext(container)
