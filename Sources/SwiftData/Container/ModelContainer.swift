@@ -162,21 +162,32 @@ public final class ModelContainer: Sendable {
 
     /// Deletes every model from every store of the container, permanently.
     ///
-    /// Stores opened with `allowsSave: false` are left as they are; `erase()` throws for them instead. Every context
-    /// of the container learns of it the next time it fetches or saves: the models it holds whose rows are gone
-    /// leave it as deleted, and it posts ``ModelContext/didSave`` with the identifiers of every saved model it
-    /// held under ``ModelContext/NotificationKey/invalidatedAllIdentifiers``.
+    /// Stores opened with `allowsSave: false`, and stores that fail to delete their rows, are left as they are;
+    /// `erase()` throws for them instead. Every context of the container learns of the stores whose rows were
+    /// deleted the next time it fetches or saves: the models it holds from those stores leave it as deleted, their
+    /// unsaved changes and pending deletions dropped, and it posts ``ModelContext/didSave`` with their identifiers
+    /// under ``ModelContext/NotificationKey/invalidatedAllIdentifiers``. A context that held none posts nothing,
+    /// and no context is told anything when no store's rows were deleted.
     public func deleteAllData() {
-        for store in stores { try? store.deleteAllRows() }
-        broadcaster.invalidateAll()
+        var deleted: Set<String> = []
+        for store in stores {
+            do {
+                try store.deleteAllRows()
+                deleted.insert(store.identifier)
+            } catch {
+                continue
+            }
+        }
+        broadcaster.invalidateAll(storeIdentifiers: deleted)
     }
 
     /// Deletes every model from every store of the container.
     ///
-    /// The container's contexts learn of it as they do for ``deleteAllData()``.
+    /// The container's contexts learn of it as they do for ``deleteAllData()``. When a store fails to delete its
+    /// rows, the stores erased before it stay erased, and the contexts learn of those only.
     ///
-    /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store cannot be written, such as one opened with
-    ///   `allowsSave: false`; a container with such a store erases none.
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` when a store was opened with `allowsSave: false`; a
+    ///   container with such a store erases none. The store's error when a store fails to delete its rows.
     public func erase() throws {
         if let readOnly = stores.first(where: { !$0.allowsSave }) {
             throw SwiftDataError(
@@ -184,8 +195,12 @@ public final class ModelContainer: Sendable {
                 "the store \(readOnly.name) was opened with allowsSave: false and cannot be erased"
             )
         }
-        defer { broadcaster.invalidateAll() }
-        for store in stores { try store.deleteAllRows() }
+        var erased: Set<String> = []
+        defer { broadcaster.invalidateAll(storeIdentifiers: erased) }
+        for store in stores {
+            try store.deleteAllRows()
+            erased.insert(store.identifier)
+        }
     }
 
     // MARK: - Internal

@@ -20,9 +20,10 @@ extension ModelContext {
     /// }
     /// ```
     ///
-    /// After ``ModelContainer/deleteAllData()`` or ``ModelContainer/erase()``, each context of the container posts
-    /// it once more, the next time it fetches or saves, with the identifiers of every saved model it held under
-    /// ``NotificationKey/invalidatedAllIdentifiers`` (and empty arrays under the other keys).
+    /// After ``ModelContainer/deleteAllData()`` or ``ModelContainer/erase()``, each context of the container that
+    /// held saved models of the stores whose rows were deleted posts it once more, the next time it fetches or
+    /// saves, with their identifiers under ``NotificationKey/invalidatedAllIdentifiers`` (and empty arrays under
+    /// the other keys). The models are marked deleted, and have left the context, before it posts.
     public static let didSave = Notification.Name("ModelContextDidSave")
 
     /// Describes the data in the user info dictionary of a notification sent by a model context.
@@ -32,9 +33,10 @@ extension ModelContext {
         case deletedIdentifiers
         /// A set of values identifying the context's inserted models: their permanent identifiers.
         case insertedIdentifiers
-        /// A set of values identifying the context's invalidated models: the identifiers of every saved model the
-        /// context held when the container's data was deleted (``ModelContainer/deleteAllData()``,
-        /// ``ModelContainer/erase()``). Only in the `didSave` notification that tells of it.
+        /// A set of values identifying the context's invalidated models: the identifiers of the saved models the
+        /// context held from the stores whose rows were all deleted (``ModelContainer/deleteAllData()``,
+        /// ``ModelContainer/erase()``), which left the context as deleted, unsaved changes dropped. Only in the
+        /// `didSave` notification that tells of it, which a context posts only when it held such models.
         case invalidatedAllIdentifiers
         /// A set of values identifying the context's updated models.
         case updatedIdentifiers

@@ -48,13 +48,15 @@ final class ChangeBroadcaster: Sendable {
         for subscriber in subscribers { subscriber.yield(changes) }
     }
 
-    /// Tells every context that every row of the container was deleted.
-    func invalidateAll() {
+    /// Tells every context that every row of the stores with these identifiers was deleted; tells nothing when
+    /// there are none.
+    func invalidateAll(storeIdentifiers: Set<String>) {
+        guard !storeIdentifiers.isEmpty else { return }
         let inboxes = state.withLock { state in
             state.inboxes = state.inboxes.filter { $0.value.inbox != nil }
             return state.inboxes.values.compactMap(\.inbox)
         }
-        for inbox in inboxes { inbox.invalidateAll() }
+        for inbox in inboxes { inbox.invalidateAll(storeIdentifiers: storeIdentifiers) }
     }
 
     /// A new stream of every later save.
@@ -87,9 +89,9 @@ final class ChangeInbox: Sendable {
         var deleted: Set<PersistentIdentifier> = []
         /// True when more identifiers arrived than the limit: re-read every registered model instead.
         var refreshesEverything = false
-        /// True when every row of the container was deleted (`deleteAllData()`, `erase()`): every model the context
-        /// holds is invalid, which it announces.
-        var invalidatesAll = false
+        /// The identifiers of the stores whose rows were all deleted (`deleteAllData()`, `erase()`): the models the
+        /// context holds from them are invalid, which it announces.
+        var invalidatedStores: Set<String> = []
 
         var isEmpty: Bool { updated.isEmpty && deleted.isEmpty && !refreshesEverything }
     }
@@ -124,10 +126,13 @@ final class ChangeInbox: Sendable {
         }
     }
 
-    /// Notes that every row of the container was deleted: the context re-reads every model it holds and
-    /// announces that they are all invalid.
-    func invalidateAll() {
-        state.withLock { $0.pending = Pending(refreshesEverything: true, invalidatesAll: true) }
+    /// Notes that every row of some stores was deleted: the context re-reads every model it holds, lets go of
+    /// those of these stores whose rows are gone and announces them as invalid.
+    func invalidateAll(storeIdentifiers: Set<String>) {
+        state.withLock { state in
+            let invalidated = state.pending.invalidatedStores.union(storeIdentifiers)
+            state.pending = Pending(refreshesEverything: true, invalidatedStores: invalidated)
+        }
     }
 
     /// Takes what is pending and empties the inbox.

@@ -188,7 +188,7 @@ extension Schema {
         }
 
         /// Compares name, type (by its name, so a decoded attribute equals the one it was encoded from), options,
-        /// original name and hash modifier, and the fields of composite attributes.
+        /// original name and hash modifier (as declared), and the fields of composite attributes.
         public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
             guard lhs !== rhs else { return true }
             return lhs.name == rhs.name && lhs.valueTypeName == rhs.valueTypeName && lhs.options == rhs.options

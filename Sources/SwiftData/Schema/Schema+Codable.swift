@@ -20,8 +20,10 @@ extension Schema: Codable {
     /// Decodes a schema: its version and its entities, each entity linked to its superentity and subentities by
     /// name. The decoded entities have no model class, so a container cannot store the schema's models.
     ///
-    /// - Throws: `DecodingError` when the data is not an encoded schema, or was encoded with a later major encoding
-    ///   version than ``schemaEncodingVersion``.
+    /// - Throws: `DecodingError` when the data is not an encoded schema, was encoded with a later major encoding
+    ///   version than ``schemaEncodingVersion``, names a superentity that is not among its entities, or describes
+    ///   inheritance that loops (an entity that names itself as its superentity, or entities that inherit from
+    ///   each other).
     public convenience init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let encodingVersion = try container.decode(Version.self, forKey: .encodingVersion)
@@ -36,12 +38,31 @@ extension Schema: Codable {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             guard let parent = entity.declaredSuperentityName else { continue }
-            guard let superentity = byName[parent] else {
+            guard parent != entity.name else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .entities, in: container,
+                    debugDescription: "the entity \(entity.name) names itself as its superentity")
+            }
+            guard byName[parent] != nil else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .entities, in: container,
                     debugDescription: "the superentity \(parent) of \(entity.name) is not an entity of the schema")
             }
-            superentity.adopt(entity)
+        }
+        // Linked entities that inherit from each other would make every read of their properties recurse without
+        // end: each chain of superentities must end.
+        if let loop = Self.inheritanceLoop(among: entities, byName: byName) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .entities, in: container,
+                debugDescription: "the inheritance of the entities loops: \(loop.joined(separator: " → "))")
+        }
+        for entity in entities {
+            guard let parent = entity.declaredSuperentityName, let superentity = byName[parent] else { continue }
+            guard superentity.adopt(entity) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .entities, in: container,
+                    debugDescription: "the inheritance of \(entity.name) from \(parent) loops")
+            }
         }
         self.init(schemaEntities: entities, version: version, encodingVersion: encodingVersion)
     }
@@ -88,6 +109,27 @@ extension Schema: Codable {
     }
 
     // MARK: - Internal
+
+    /// The names along a chain of decoded superentities that comes back to an entity it passed, ending with that
+    /// entity's name again, or nil when every chain ends. Superentities are found by name in `byName`.
+    private static func inheritanceLoop(among entities: [Entity], byName: [String: Entity]) -> [String]? {
+        // Entities whose chain is known to end: a walk that reaches one stops there, so each entity is walked once.
+        var ending: Set<ObjectIdentifier> = []
+        for entity in entities {
+            var chain: [Entity] = []
+            var onChain: Set<ObjectIdentifier> = []
+            var current: Entity? = entity
+            while let next = current, !ending.contains(ObjectIdentifier(next)) {
+                guard onChain.insert(ObjectIdentifier(next)).inserted else {
+                    return (chain + [next]).map(\.name)
+                }
+                chain.append(next)
+                current = next.declaredSuperentityName.flatMap { byName[$0] }
+            }
+            ending.formUnion(onChain)
+        }
+        return nil
+    }
 
     /// The standard type an encoded type name names (`Swift.String`, `Swift.Optional<Foundation.Date>`,
     /// `Swift.Array<Swift.Int>`…), or nil for a type only the app's code knows.

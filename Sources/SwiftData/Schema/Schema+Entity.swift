@@ -95,10 +95,22 @@ extension Schema {
 
         /// Creates an entity without a model class, with the entities that inherit from it and its own properties.
         ///
-        /// Each subentity takes this entity as its superentity, and its properties then begin with this entity's.
+        /// Each subentity takes this entity as its superentity, and its properties then begin with this entity's. A
+        /// subentity that already has a superentity, or belongs to a schema, is left as it is: this entity takes a
+        /// copy of it instead, which has its name, own properties, uniqueness constraints and indices, copies of the
+        /// entities below it, and no model class. Other entities and schemas never change.
+        ///
+        /// ```swift
+        /// let truck = Schema.Entity("Truck")
+        /// let vehicle = Schema.Entity("Vehicle", subentities: truck)  // truck.superentity === vehicle
+        /// let machine = Schema.Entity("Machine", subentities: truck)  // a copy: truck keeps vehicle
+        /// ```
         public convenience init(_ name: String, subentities: Schema.Entity..., properties: any SchemaProperty...) {
             self.init(schemaEntityNamed: name, declaredProperties: properties)
-            for subentity in subentities { adopt(subentity) }
+            for subentity in subentities {
+                let isLinked = subentity.links.withLock { $0.superentity != nil || $0.isHeldBySchema }
+                adopt(isLinked ? subentity.unlinkedCopy() : subentity)
+            }
         }
 
         /// The entity's name and properties.
@@ -110,11 +122,13 @@ extension Schema {
             return "Entity(\(name)\(parent), properties: \(properties.map { "\($0)" }))"
         }
 
-        /// Entities are equal when they have the same name and superentity name, and equal properties in the same
-        /// order.
+        /// Entities are equal when they have the same name, superentity name, uniqueness constraints and indices
+        /// (each in the same order), and equal properties in the same order.
         public static func == (lhs: Entity, rhs: Entity) -> Bool {
             if lhs === rhs { return true }
-            guard lhs.name == rhs.name, lhs.superentityName == rhs.superentityName else { return false }
+            guard lhs.name == rhs.name, lhs.superentityName == rhs.superentityName,
+                lhs.uniquenessConstraints == rhs.uniquenessConstraints, lhs.indices == rhs.indices
+            else { return false }
             let left = lhs.properties
             let right = rhs.properties
             guard left.count == right.count else { return false }
@@ -152,6 +166,8 @@ extension Schema {
         private struct Links {
             weak var superentity: Entity?
             var subentities: [Entity] = []
+            /// True once a schema holds the entity.
+            var isHeldBySchema = false
         }
 
         /// The entity of the model class this entity describes: itself for the entity SwiftData builds for a model
@@ -263,9 +279,18 @@ extension Schema {
             )
         }
 
-        /// Makes `subentity` inherit from this entity, in place of the entity it inherited from before, if any.
-        func adopt(_ subentity: Entity) {
+        /// Makes `subentity` inherit from this entity, in place of the entity it inherited from before, if any, and
+        /// returns true. Returns false and links nothing when the link would close a loop: when `subentity` is this
+        /// entity or an entity it inherits from. Reading the properties of entities in a loop would never end.
+        @discardableResult
+        func adopt(_ subentity: Entity) -> Bool {
             precondition(isSchemaEntity && subentity.isSchemaEntity, "only a schema's entities are linked")
+            // The links never loop, so this walk ends.
+            var ancestor: Entity? = self
+            while let current = ancestor {
+                guard current !== subentity else { return false }
+                ancestor = current.links.withLock { $0.superentity }
+            }
             if let former = subentity.links.withLock({ $0.superentity }), former !== self {
                 former.links.withLock { $0.subentities.removeAll { $0 === subentity } }
             }
@@ -273,6 +298,25 @@ extension Schema {
             links.withLock { links in
                 if !links.subentities.contains(where: { $0 === subentity }) { links.subentities.append(subentity) }
             }
+            return true
+        }
+
+        /// Notes that a schema holds this entity, whose links must then stay as the schema made them.
+        func noteHeldBySchema() {
+            links.withLock { $0.isHeldBySchema = true }
+        }
+
+        /// A copy of this schema's entity and of the entities below it, linked to each other but to no superentity
+        /// and no schema: its name, own properties, uniqueness constraints and indices, without a model class.
+        private func unlinkedCopy() -> Entity {
+            let copy = Entity(
+                schemaEntityNamed: name,
+                declaredProperties: declaredProperties ?? [],
+                uniquenessConstraints: uniquenessConstraints,
+                indices: indices
+            )
+            for subentity in links.withLock({ $0.subentities }) { copy.adopt(subentity.unlinkedCopy()) }
+            return copy
         }
 
         /// Makes models of an entity: the backing data is typed by the root model class, and the root's

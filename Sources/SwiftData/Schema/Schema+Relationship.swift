@@ -124,12 +124,16 @@ extension Schema {
             "Relationship(name: \(name), destination: \(destination), deleteRule: \(deleteRule))"
         }
 
-        /// Compares name, destination, rule, inverse name, options and whether the relationship refers to one model
-        /// or many.
+        /// Compares name, destination, rule, inverse name, options, minimum and maximum model counts, original name
+        /// and hash modifier (as declared), whether the relationship refers to one model or many, and whether its
+        /// value is optional.
         public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
-            lhs.name == rhs.name && lhs.destination == rhs.destination && lhs.deleteRule == rhs.deleteRule
+            guard lhs !== rhs else { return true }
+            return lhs.name == rhs.name && lhs.destination == rhs.destination && lhs.deleteRule == rhs.deleteRule
                 && lhs.inverseName == rhs.inverseName && lhs.options == rhs.options
-                && lhs.isToOneRelationship == rhs.isToOneRelationship
+                && lhs.minimumModelCount == rhs.minimumModelCount && lhs.maximumModelCount == rhs.maximumModelCount
+                && lhs.declaredOriginalName == rhs.declaredOriginalName && lhs.hashModifier == rhs.hashModifier
+                && lhs.isToOneRelationship == rhs.isToOneRelationship && lhs.isOptional == rhs.isOptional
         }
 
         /// Hashes the name and destination.

@@ -39,6 +39,7 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
                 superentity.adopt(entity)
             }
         }
+        for entity in described { entity.noteHeldBySchema() }
         self.entities = described
         self.entitiesByName = byName
         self.version = version
@@ -126,6 +127,7 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
             pending += entity.subentities.sorted { $0.name < $1.name }
             if let superentity = entity.superentity { pending.append(superentity) }
         }
+        for entity in ordered { entity.noteHeldBySchema() }
         self.entities = ordered
         self.entitiesByName = Dictionary(ordered.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.version = version

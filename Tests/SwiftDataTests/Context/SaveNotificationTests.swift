@@ -30,6 +30,12 @@ final class ContextNotifications: @unchecked Sendable {
     func identifiers(_ key: ModelContext.NotificationKey) -> [PersistentIdentifier]? {
         lastUserInfo?[key.rawValue] as? [PersistentIdentifier]
     }
+
+    /// The identifiers the notification at a position lists under a key, or nil when it has no such entry.
+    func identifiers(_ key: ModelContext.NotificationKey, at position: Int) -> [PersistentIdentifier]? {
+        lock.withLock { entries.indices.contains(position) ? entries[position].userInfo : nil }?[key.rawValue]
+            as? [PersistentIdentifier]
+    }
 }
 
 @Suite struct SaveNotificationTests {

@@ -172,6 +172,83 @@ private func isType(_ type: (any Any.Type)?, _ expected: any Any.Type) -> Bool {
         #expect(try JSONDecoder().decode(Schema.self, from: Data(newer.utf8)).encodingVersion.minor == 4)
     }
 
+    /// Entities whose inheritance loops: an entity that names itself, two or three that name each other, and an
+    /// entity whose chain leads into such a loop.
+    static let loopingEntities = [
+        #"[{"name":"A","superentityName":"A","properties":[]}]"#,
+        #"[{"name":"A","superentityName":"B","properties":[]},{"name":"B","superentityName":"A","properties":[]}]"#,
+        #"[{"name":"A","superentityName":"B","properties":[]},{"name":"B","superentityName":"C","properties":[]},"#
+            + #"{"name":"C","superentityName":"A","properties":[]}]"#,
+        #"[{"name":"Z","superentityName":"A","properties":[]},{"name":"A","superentityName":"B","properties":[]},"#
+            + #"{"name":"B","superentityName":"A","properties":[]}]"#,
+    ]
+
+    @Test(arguments: loopingEntities)
+    func decodingRefusesInheritanceThatLoops(_ entities: String) throws {
+        let json =
+            #"{"encodingVersion":{"major":1,"minor":0,"patch":0},"version":{"major":1,"minor":0,"patch":0},"#
+            + #""entities":\#(entities)}"#
+        // Nothing of a decoded schema is read: reading the properties of a looping entity never ends.
+        #expect(throws: DecodingError.self) { _ = try JSONDecoder().decode(Schema.self, from: Data(json.utf8)) }
+    }
+
+    @Test func aLongChainOfSuperentitiesDecodes() throws {
+        let entities = (0..<50).map { index in
+            index == 0
+                ? #"{"name":"E0","properties":[]}"#
+                : #"{"name":"E\#(index)","superentityName":"E\#(index - 1)","properties":[]}"#
+        }
+        let json =
+            #"{"encodingVersion":{"major":1,"minor":0,"patch":0},"version":{"major":1,"minor":0,"patch":0},"#
+            + #""entities":[\#(entities.reversed().joined(separator: ","))]}"#
+        let schema = try JSONDecoder().decode(Schema.self, from: Data(json.utf8))
+        #expect(schema.entitiesByName["E49"]?.superentityName == "E48")
+        #expect(try #require(schema.entitiesByName["E0"]).subentities.map(\.name) == ["E1"])
+    }
+
+    /// A schema encoded, with the encoding of one of its entities changed, then decoded.
+    func decoded(_ schema: Schema, changingEntity name: String, _ change: (inout [String: Any]) throws -> Void)
+        throws -> Schema
+    {
+        var root = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(schema)) as? [String: Any])
+        var entities = try #require(root["entities"] as? [[String: Any]])
+        let index = try #require(entities.firstIndex { $0["name"] as? String == name })
+        try change(&entities[index])
+        root["entities"] = entities
+        return try JSONDecoder().decode(Schema.self, from: try JSONSerialization.data(withJSONObject: root))
+    }
+
+    @Test func entitiesDifferInTheirUniquenessConstraintsAndIndices() throws {
+        let gauges = Schema([Gauge.self])
+        #expect(try decoded(gauges, changingEntity: "Gauge") { _ in } == gauges)
+        let unconstrained = try decoded(gauges, changingEntity: "Gauge") { $0["uniquenessConstraints"] = nil }
+        #expect(unconstrained.entitiesByName["Gauge"]?.uniquenessConstraints == [])
+        #expect(unconstrained.entitiesByName["Gauge"] != gauges.entitiesByName["Gauge"])
+        #expect(unconstrained != gauges)
+        let reindexed = try decoded(gauges, changingEntity: "Gauge") { $0["indices"] = [["serial"]] }
+        #expect(reindexed.entitiesByName["Gauge"] != gauges.entitiesByName["Gauge"])
+        #expect(reindexed != gauges)
+    }
+
+    @Test(arguments: ["minimumModelCount", "maximumModelCount", "isOptional", "originalName", "hashModifier"])
+    func relationshipsDifferInEachEncodedValue(_ key: String) throws {
+        let trips = Schema([Trip.self])
+        let changed = try decoded(trips, changingEntity: "Trip") { trip in
+            var properties = try #require(trip["properties"] as? [[String: Any]])
+            let index = try #require(properties.firstIndex { $0["name"] as? String == "bucketList" })
+            switch key {
+            case "isOptional": properties[index][key] = !(properties[index][key] as? Bool ?? false)
+            case "minimumModelCount", "maximumModelCount": properties[index][key] = 5
+            default: properties[index][key] = "changed"
+            }
+            trip["properties"] = properties
+        }
+        let relationship = try #require(changed.entitiesByName["Trip"]?.relationshipsByName["bucketList"])
+        #expect(relationship != trips.entitiesByName["Trip"]?.relationshipsByName["bucketList"])
+        #expect(changed.entitiesByName["Trip"] != trips.entitiesByName["Trip"])
+        #expect(changed != trips)
+    }
+
     @Test func anEntityDecodedOnItsOwnKnowsItsSuperentityByName() throws {
         let tyomatka = try #require(schema.entitiesByName["Tyomatka"])
         let decoded = try JSONDecoder().decode(Schema.Entity.self, from: try JSONEncoder().encode(tyomatka))

@@ -95,6 +95,55 @@ final class Gauge {
         #expect(schema.entitiesByName["Truck"] === truck)
     }
 
+    @Test func anEntityMadeWithAnotherSchemasEntityLeavesThatSchemaAsItWas() throws {
+        let schema = Schema([Matka.self, Tyomatka.self])
+        let matka = try #require(schema.entity(for: Matka.self))
+        let tyomatka = try #require(schema.entity(for: Tyomatka.self))
+        let travel = Schema.Entity(
+            "Travel", subentities: tyomatka, properties: Schema.Attribute(name: "cost", valueType: Double.self))
+
+        #expect(tyomatka.superentity === matka)
+        #expect(matka.subentities.map(\.name) == ["Tyomatka"])
+        #expect(schema == Schema([Matka.self, Tyomatka.self]))
+        let copy = try #require(travel.subentities.first)
+        #expect(copy !== tyomatka)
+        #expect(copy.name == "Tyomatka")
+        #expect(copy.superentity === travel)
+        #expect(copy.properties.map(\.name) == ["cost", "paivaraha", "yritys", "kokousaiheet"])
+
+        // A root entity of a schema, with the entities below it.
+        let journey = Schema.Entity("Journey", subentities: matka)
+        #expect(matka.superentity == nil)
+        #expect(schema == Schema([Matka.self, Tyomatka.self]))
+        let matkaCopy = try #require(journey.subentities.first)
+        #expect(matkaCopy !== matka)
+        #expect(matkaCopy.superentityName == "Journey")
+        let tyomatkaCopy = try #require(matkaCopy.subentities.first)
+        #expect(tyomatkaCopy !== tyomatka)
+        #expect(tyomatkaCopy.superentity === matkaCopy)
+        #expect(tyomatkaCopy.properties.map(\.name) == tyomatka.properties.map(\.name))
+    }
+
+    @Test func anEntityMadeWithASubentityOfAnotherEntityTakesACopy() throws {
+        let truck = Schema.Entity("Truck", properties: Schema.Attribute(name: "payload", valueType: Int.self))
+        let vehicle = Schema.Entity("Vehicle", subentities: truck)
+        let car = Schema.Entity("Car", subentities: truck)
+        #expect(truck.superentity === vehicle)
+        #expect(vehicle.subentities == [truck])
+        let truckCopy = try #require(car.subentities.first)
+        #expect(truckCopy !== truck)
+        #expect(car.subentities.map(\.name) == ["Truck"])
+
+        // An entity of a schema without a superentity stays as its schema holds it.
+        let trailer = Schema.Entity("Trailer")
+        let schema = Schema(trailer)
+        let hitch = Schema.Entity("Hitch", subentities: trailer)
+        #expect(trailer.superentity == nil)
+        #expect(schema.entities.map(\.name) == ["Trailer"])
+        let trailerCopy = try #require(hitch.subentities.first)
+        #expect(trailerCopy !== trailer)
+    }
+
     @Test func aContainerRefusesASchemaWhoseEntitiesHaveNoModelClass() throws {
         let schema = Schema(Schema.Entity("Ghost", properties: Schema.Attribute(name: "name", valueType: String.self)))
         #expect(throws: SwiftDataError.loadIssueModelContainer) {
