@@ -42,10 +42,21 @@ extension ModelContext {
             registerNewModel(
                 entity: new.entity, identifier: identifier, slots: new.slots, isUnregistered: isUnregistered)
         }
-        let identifiers = sink.identifiers
+        let targets = sink.targets
         guard !sink.heldRows.isEmpty else {
-            return (zip(identifiers, sink.newModels).map(newModel), sink.targets)
+            // Every row's model is new: each identifier and slot set is moved out of the read's lists into its
+            // model, from the last row back, with no copy of either.
+            var identifiers = sink.takeIdentifiers()
+            var newModels = sink.takeNewModels()
+            var models: [any PersistentModel] = []
+            models.reserveCapacity(identifiers.count)
+            while let identifier = identifiers.popLast(), let new = newModels.popLast() {
+                models.append(newModel(identifier, new))
+            }
+            models.reverse()
+            return (models, targets)
         }
+        let identifiers = sink.identifiers
         var models: [(any PersistentModel)?] = Array(repeating: nil, count: identifiers.count)
         var nextNew = sink.newModels.startIndex
         var nextHeld = sink.heldRows.startIndex
@@ -60,7 +71,7 @@ extension ModelContext {
         for (position, row) in sink.heldRows {
             models[position] = try materialize(row)
         }
-        return (models.map { $0! }, sink.targets)
+        return (models.map { $0! }, targets)
     }
 
     /// The slots of a new model of a row: each attribute's value, each relationship in its stored state.
@@ -136,6 +147,9 @@ private final class ModelReadSink: StoreRowSink {
     unowned let context: ModelContext
     let storedTargetProperty: Schema.Entity.Property?
     private let holdsModels: Bool
+    /// Read once: the context is not needed for a row no model holds, in a container whose links stay in their
+    /// stores.
+    private let hasLinksAcrossStores: Bool
     private(set) var identifiers: [PersistentIdentifier] = []
     private(set) var targets: [PersistentIdentifier?] = []
     /// The slots of the new models, in order.
@@ -147,14 +161,18 @@ private final class ModelReadSink: StoreRowSink {
         self.context = context
         self.storedTargetProperty = storedTargetProperty
         self.holdsModels = context.registered.count > 0
+        self.hasLinksAcrossStores = context.container.hasLinksAcrossStores
     }
 
     func holdsModel(of identifier: PersistentIdentifier) -> Bool {
         holdsModels && context.registered[identifier] != nil
     }
 
-    func takeNew(_ identifier: PersistentIdentifier, entity: Schema.Entity, slots: ModelSlots, storedTarget: Any?) {
-        if context.container.hasLinksAcrossStores {
+    func takeNew(
+        _ identifier: consuming PersistentIdentifier, entity: Schema.Entity, slots: ModelSlots,
+        storedTarget: PersistentIdentifier?
+    ) {
+        if hasLinksAcrossStores {
             for property in entity.persistedProperties where property.isRelationship {
                 slots[property.index] = context.container.locatingTarget(of: slots[property.index], property: property)
             }
@@ -163,15 +181,31 @@ private final class ModelReadSink: StoreRowSink {
         take(identifier, storedTarget: storedTarget)
     }
 
-    func takeHeld(_ row: any StoreRow, storedTarget: Any?) {
+    func takeHeld(_ row: any StoreRow, storedTarget: PersistentIdentifier?) {
         heldRows.append((identifiers.count, row))
         take(row.identifier, storedTarget: storedTarget)
     }
 
-    private func take(_ identifier: PersistentIdentifier, storedTarget: Any?) {
+    /// The identifiers, in order, taken out of the sink.
+    func takeIdentifiers() -> [PersistentIdentifier] {
+        defer { identifiers = [] }
+        return identifiers
+    }
+
+    /// The slots of the new models, in order, taken out of the sink.
+    func takeNewModels() -> [(entity: Schema.Entity, slots: ModelSlots)] {
+        defer { newModels = [] }
+        return newModels
+    }
+
+    private func take(_ identifier: consuming PersistentIdentifier, storedTarget: PersistentIdentifier?) {
         identifiers.append(identifier)
         guard let property = storedTargetProperty else { return }
-        let stored = storedTarget.map { context.container.locatingTarget(of: $0, property: property) }
-        targets.append((stored as? ModelStorage.ToOneFault)?.target)
+        guard hasLinksAcrossStores, let target = storedTarget, let destination = property.relationshipInfo?.destination
+        else {
+            targets.append(storedTarget)
+            return
+        }
+        targets.append(context.container.located(target, in: destination))
     }
 }

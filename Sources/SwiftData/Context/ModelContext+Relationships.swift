@@ -67,10 +67,14 @@ extension ModelContext {
         var groups: [PersistentIdentifier: [any PersistentModel]] = [:]
         // The owners of an inheritance hierarchy share their rows' keys, and the identifiers a store gives for them
         // may name another class of the hierarchy than the owners' own: each is matched to its owner by key.
+        let isHierarchy = ownerEntity.superentityType != nil || !ownerEntity.subentities.isEmpty
         var asked: [PersistentIdentifier: PersistentIdentifier] = [:]
-        for owner in owners { asked[owner.withEntityName(ownerEntity.name)] = owner }
+        if isHierarchy {
+            for owner in owners { asked[owner.withEntityName(ownerEntity.name)] = owner }
+        }
         func owner(_ identifier: PersistentIdentifier) -> PersistentIdentifier {
-            asked[identifier.withEntityName(ownerEntity.name)] ?? identifier
+            guard isHierarchy else { return identifier }
+            return asked[identifier.withEntityName(ownerEntity.name)] ?? identifier
         }
         if info.linksLiveInTargets, let inverse = info.inverse {
             // Each related row names its owner: read the rows that name one of these owners.

@@ -22,11 +22,20 @@ protocol StoreRow {
     ///
     /// - Throws: what `value(of:)` throws.
     func slots() throws -> ModelSlots
+    /// The target a to-one relationship stored in the row names, or nil: what `value(of:)` gives as a
+    /// `ModelStorage.ToOneFault`, without wrapping it.
+    ///
+    /// - Throws: what `value(of:)` throws.
+    func target(of property: Schema.Entity.Property) throws -> PersistentIdentifier?
     /// This row, valid after the read that gave it ends.
     func retained() -> Self
 }
 
 extension StoreRow {
+    func target(of property: Schema.Entity.Property) throws -> PersistentIdentifier? {
+        (try value(of: property) as? ModelStorage.ToOneFault)?.target
+    }
+
     func slots() throws -> ModelSlots {
         let properties = entity.persistedProperties
         return try ModelSlots(count: properties.count) { try value(of: properties[$0]) }

@@ -8,11 +8,13 @@ protocol StoreRowSink: AnyObject {
     var storedTargetProperty: Schema.Entity.Property? { get }
     /// True when a model of the row is held already: the row is then handed over whole, to apply after the read.
     func holdsModel(of identifier: PersistentIdentifier) -> Bool
-    /// A row no model holds, as the slots of its new model, with the row's stored target of
-    /// `storedTargetProperty` (as `StoreRow.value(of:)` gives it).
-    func takeNew(_ identifier: PersistentIdentifier, entity: Schema.Entity, slots: ModelSlots, storedTarget: Any?)
+    /// A row no model holds, as the slots of its new model, with the target the row names in
+    /// `storedTargetProperty` (see `StoreRow.target(of:)`).
+    func takeNew(
+        _ identifier: consuming PersistentIdentifier, entity: Schema.Entity, slots: ModelSlots,
+        storedTarget: PersistentIdentifier?)
     /// A row a model holds, valid after the read, with its stored target as for `takeNew`.
-    func takeHeld(_ row: any StoreRow, storedTarget: Any?)
+    func takeHeld(_ row: any StoreRow, storedTarget: PersistentIdentifier?)
 }
 
 extension ModelStore {
@@ -20,17 +22,17 @@ extension ModelStore {
         let toOne = sink.storedTargetProperty
         try readRows(request) { row in
             let identifier = row.identifier
-            var storedTarget: Any?
+            var storedTarget: PersistentIdentifier?
             if let toOne {
                 // A row of a subclass numbers its properties its own way.
                 let entity = row.entity
                 let own = entity === request.entity ? toOne : entity.property(named: toOne.name) ?? toOne
-                storedTarget = try row.value(of: own)
+                storedTarget = try row.target(of: own)
             }
             if sink.holdsModel(of: identifier) {
                 sink.takeHeld(row.retained(), storedTarget: storedTarget)
             } else {
-                sink.takeNew(identifier, entity: row.entity, slots: try row.slots(), storedTarget: storedTarget)
+                sink.takeNew(consume identifier, entity: row.entity, slots: try row.slots(), storedTarget: storedTarget)
             }
         }
     }

@@ -6,66 +6,92 @@ final class SQLiteRowSource {
     let store: SQLiteStore
     /// The properties whose columns were read, or nil when all were.
     let loadedProperties: Set<Int>?
+    /// `entity`'s properties and `layout`'s column positions of each, kept apart so a row reads them without a
+    /// copy of the layout.
+    let properties: [Schema.Entity.Property]
+    let ranges: SQLiteTableLayout.ColumnRanges
 
     init(entity: Schema.Entity, layout: SQLiteTableLayout, store: SQLiteStore, loadedProperties: Set<Int>?) {
         self.entity = entity
         self.layout = layout
         self.store = store
         self.loadedProperties = loadedProperties
+        self.properties = entity.persistedProperties
+        self.ranges = layout.columnRangeByProperty
     }
 }
 
 /// A row of an entity's table as the context reads it: the statement's current row during a read that decodes
 /// without code of the app, or the row's values copied out of the read.
 struct SQLiteRow: StoreRow {
-    private enum Values {
-        /// The statement is on the row: column `i` of the layout is the statement's column `i + 1`.
-        case statement(SQLiteStatement)
-        case fetched(RowValues)
-    }
-
-    let identifier: PersistentIdentifier
+    /// The row's primary key.
+    let primaryKey: Int64
     let source: SQLiteRowSource
-    private let values: Values
+    /// The statement that is on the row, for a row read during the read: column `i` of the layout is the
+    /// statement's column `i + 1`. Unmanaged: the read holds the statement, and reading a column through it costs
+    /// no reference count (a row is valid only during the read; `retained()` copies its values out).
+    private let statement: Unmanaged<SQLiteStatement>?
+    /// The row's values, for a row copied out of its read.
+    private let fetched: RowValues?
 
     /// The row a statement reading every column of the source's layout is on.
     init(statement: SQLiteStatement, source: SQLiteRowSource) {
-        self.identifier = source.store.identifier(entityName: source.entity.name, primaryKey: statement.int64(0))
+        self.primaryKey = statement.int64(0)
         self.source = source
-        self.values = .statement(statement)
+        self.statement = Unmanaged.passUnretained(statement)
+        self.fetched = nil
     }
 
     /// A fetched row, read as a row of the source's entity (its own class, which the type column named).
     init(_ row: FetchedRow, source: SQLiteRowSource) {
-        self.identifier = source.store.identifier(entityName: source.entity.name, primaryKey: row.primaryKey)
+        self.primaryKey = row.primaryKey
         self.source = source
-        self.values = .fetched(row.values)
+        self.statement = nil
+        self.fetched = row.values
     }
 
     var entity: Schema.Entity { source.entity }
-    private var layout: SQLiteTableLayout { source.layout }
-    private var loadedProperties: Set<Int>? { source.loadedProperties }
 
-    /// The row's primary key.
-    var primaryKey: Int64 { identifier.primaryKey! }
+    /// Made when asked for: a read asks once per row.
+    var identifier: PersistentIdentifier {
+        source.store.identifier(entityName: source.entity.name, primaryKey: primaryKey)
+    }
 
     /// The value at a column position of the layout.
     func column(_ position: Int) -> SQLValue {
-        switch values {
-        case .statement(let statement): statement.column(Int32(position + 1))
-        case .fetched(let values): values[position]
-        }
+        if let statement { return statement._withUnsafeGuaranteedRef { $0.column(Int32(position + 1)) } }
+        return fetched.unsafelyUnwrapped[position]
     }
 
     func holdsValue(of property: Schema.Entity.Property) -> Bool {
-        !property.isRelationship && layout.columnRangeByProperty[property.index] != nil
-            && (loadedProperties?.contains(property.index) ?? true)
+        !property.isRelationship && source.ranges[property.index] != nil
+            && (source.loadedProperties?.contains(property.index) ?? true)
     }
 
     func value(of property: Schema.Entity.Property) throws -> Any {
-        if property.isRelationship { return storedRelationship(property) }
-        guard let range = layout.columnRangeByProperty[property.index] else { return property.unstoredValue }
-        guard loadedProperties?.contains(property.index) ?? true else { return ModelStorage.NotFetched() }
+        try value(of: property, columns: source.ranges[property.index])
+    }
+
+    func slots() throws -> ModelSlots {
+        let source = source
+        let properties = source.properties
+        return try ModelSlots(count: properties.count) { index in
+            try value(of: properties[index], columns: source.ranges[index])
+        }
+    }
+
+    func target(of property: Schema.Entity.Property) throws -> PersistentIdentifier? {
+        guard let info = property.relationshipInfo, case .foreignKey = info.storage,
+            let range = source.ranges[property.index], case .integer(let key) = column(range.lowerBound)
+        else { return nil }
+        return source.store.identifier(entityName: info.destination.name, primaryKey: key)
+    }
+
+    /// A property's value, from the columns at `columns` (nil when it has none).
+    private func value(of property: Schema.Entity.Property, columns range: Range<Int>?) throws -> Any {
+        if property.isRelationship { return storedRelationship(property, columns: range) }
+        guard let range else { return property.unstoredValue }
+        if let loaded = source.loadedProperties, !loaded.contains(property.index) { return ModelStorage.NotFetched() }
         // One column, the common case, is decoded without an array of it.
         if range.count == 1 {
             let value = column(range.lowerBound)
@@ -77,16 +103,11 @@ struct SQLiteRow: StoreRow {
         }
     }
 
-    func slots() throws -> ModelSlots {
-        let properties = source.entity.persistedProperties
-        return try ModelSlots(count: properties.count) { try value(of: properties[$0]) }
-    }
-
     func retained() -> SQLiteRow {
-        guard case .statement = values else { return self }
+        guard statement != nil else { return self }
         let copied = FetchedRow(
-            primaryKey: primaryKey, values: RowValues((0..<layout.columns.count).map(column)),
-            loadedProperties: loadedProperties)
+            primaryKey: primaryKey, values: RowValues((0..<source.layout.columns.count).map(column)),
+            loadedProperties: source.loadedProperties)
         return SQLiteRow(copied, source: source)
     }
 
@@ -95,10 +116,10 @@ struct SQLiteRow: StoreRow {
     /// A relationship slot's stored state: a fault on the target the row's foreign key names, for a to-one
     /// relationship stored in the row (the target's identifier names this store: the context corrects it for a
     /// target in another store); not loaded for any other.
-    private func storedRelationship(_ property: Schema.Entity.Property) -> Any {
-        guard let info = property.relationshipInfo, case .foreignKey = info.storage,
-            let range = layout.columnRangeByProperty[property.index]
-        else { return ModelStorage.UnloadedRelationship() }
+    private func storedRelationship(_ property: Schema.Entity.Property, columns range: Range<Int>?) -> Any {
+        guard let info = property.relationshipInfo, case .foreignKey = info.storage, let range else {
+            return ModelStorage.UnloadedRelationship()
+        }
         guard case .integer(let key) = column(range.lowerBound) else { return ModelStorage.ToOneFault(target: nil) }
         return ModelStorage.ToOneFault(
             target: source.store.identifier(entityName: info.destination.name, primaryKey: key))
