@@ -78,7 +78,7 @@ extension ModelContext {
     ///
     /// - Throws: what the row throws for a value that does not fit its property.
     func newSlots(of row: some StoreRow) throws -> ModelSlots {
-        var slots = try row.slots()
+        let slots = try row.slots()
         guard container.hasLinksAcrossStores else { return slots }
         for property in row.entity.persistedProperties where property.isRelationship {
             slots[property.index] = container.locatingTarget(of: slots[property.index], property: property)
