@@ -198,3 +198,116 @@ actor CabinKeeper {
         #expect(try ModelContext(container).fetch(FetchDescriptor<Lodge>()).map(\.name) == ["Kelo"])
     }
 }
+
+@Model
+final class CabinReview {
+    var stars: Int
+    var cabin: Cabin?
+    init(stars: Int) { self.stars = stars }
+}
+
+/// A store that keeps snapshots in memory and answers every fetch with every snapshot it holds, of any entity.
+final class EverythingStore: DataStore {
+    typealias Configuration = EverythingStoreConfiguration
+    typealias Snapshot = DefaultSnapshot
+    let configuration: EverythingStoreConfiguration
+    let identifier: String
+    let schema: Schema
+    nonisolated(unsafe) static var snapshots: [String: [PersistentIdentifier: DefaultSnapshot]] = [:]
+    // nonisolated(unsafe): the tests that use it run their contexts on one thread, and the container calls a store
+    // one call at a time.
+
+    init(_ configuration: EverythingStoreConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
+        self.configuration = configuration
+        self.identifier = configuration.name
+        self.schema = configuration.schema ?? Schema()
+    }
+
+    func fetch<T>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        if request.descriptor.predicate != nil { throw DataStoreError.preferInMemoryFilter }
+        if !request.descriptor.sortBy.isEmpty { throw DataStoreError.preferInMemorySort }
+        return DataStoreFetchResult(
+            descriptor: request.descriptor, fetchedSnapshots: Array((Self.snapshots[identifier] ?? [:]).values))
+    }
+
+    func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws
+        -> DataStoreSaveChangesResult<DefaultSnapshot>
+    {
+        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        for snapshot in request.inserted {
+            remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
+                for: identifier, entityName: snapshot.persistentIdentifier.entityName, primaryKey: UUID())
+        }
+        var held = Self.snapshots[identifier] ?? [:]
+        for snapshot in request.inserted {
+            let permanent = remapped[snapshot.persistentIdentifier]!
+            held[permanent] = snapshot.copy(persistentIdentifier: permanent, remappedIdentifiers: remapped)
+        }
+        for snapshot in request.updated {
+            held[snapshot.persistentIdentifier] = snapshot.copy(
+                persistentIdentifier: snapshot.persistentIdentifier, remappedIdentifiers: remapped)
+        }
+        for snapshot in request.deleted { held[snapshot.persistentIdentifier] = nil }
+        Self.snapshots[identifier] = held
+        return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped)
+    }
+}
+
+struct EverythingStoreConfiguration: DataStoreConfiguration {
+    typealias Store = EverythingStore
+    var name: String
+    var schema: Schema?
+}
+
+/// What the container refuses or guards against in a custom store.
+@Suite struct CustomStoreGuardTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdata-json-\(UUID().uuidString)")
+
+    @Test func aRelationshipBetweenACustomStoreAndAnotherStoreIsRefused() throws {
+        let schema = Schema([Cabin.self, CabinGuest.self])
+        let json = JSONStoreConfiguration(
+            name: "Cabins", schema: schema, fileURL: directory.appendingPathComponent("cabins.json"))
+        let sqlite = ModelConfiguration(
+            "Reviews", schema: Schema([CabinReview.self]), url: directory.appendingPathComponent("reviews.store"))
+        let error = #expect(throws: SwiftDataError.self) {
+            try ModelContainer(
+                for: Schema([Cabin.self, CabinGuest.self, CabinReview.self]), configurations: [json, sqlite])
+        }
+        #expect(error == .loadIssueModelContainer)
+        #expect(error?.description.contains("CabinReview.cabin") == true)
+    }
+
+    @Test func snapshotsOfAnotherEntityAreNotTakenForTheFetchedOnes() throws {
+        let name = "everything-\(UUID().uuidString)"
+        let container = try ModelContainer(
+            for: Schema([Cabin.self, CabinGuest.self]), configurations: [EverythingStoreConfiguration(name: name)])
+        let context = ModelContext(container)
+        let pines = Cabin(name: "Pines", beds: 4, opened: .distantPast)
+        context.insert(pines)
+        pines.guests = [CabinGuest(name: "Aino"), CabinGuest(name: "Eero")]
+        try context.save()
+
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<Cabin>()).map(\.name) == ["Pines"])
+        #expect(try fresh.fetchCount(FetchDescriptor<Cabin>()) == 1)
+        #expect(try fresh.fetchIdentifiers(FetchDescriptor<CabinGuest>()).count == 2)
+        #expect(
+            try fresh.fetch(FetchDescriptor<CabinGuest>(sortBy: [SortDescriptor(\.name)])).map(\.name) == [
+                "Aino", "Eero",
+            ])
+    }
+
+    @Test func aModelOfAnEntityTheStoreDoesNotHoldIsRefused() throws {
+        let schema = Schema([Cabin.self, CabinGuest.self])
+        let container = try ModelContainer(
+            for: schema,
+            configurations: [
+                JSONStoreConfiguration(
+                    name: "Cabins", schema: schema, fileURL: directory.appendingPathComponent("cabins.json"))
+            ])
+        let context = ModelContext(container)
+        context.insert(Lodge(name: "Kelo"))
+        #expect(throws: SwiftDataError.self) { try context.save() }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("cabins.json").path))
+    }
+}

@@ -100,7 +100,7 @@ public final class ModelContainer: Sendable {
         // no file, except the first, so that an empty schema still has a store.
         var stores: [any ModelStore] = []
         var storeByEntity: [String: any ModelStore] = [:]
-        var openedLocations: Set<String> = []
+        var openedLocations: Set<AnyHashable> = []
         let locations = configurations.map(storeLocation(of:))
         for (index, configuration) in configurations.enumerated()
         where openedLocations.insert(locations[index]).inserted {
@@ -122,6 +122,22 @@ public final class ModelContainer: Sendable {
         self.stores = stores
         self.storeByEntity = storeByEntity
         self.hasLinksAcrossStores = Self.hasLinksAcrossStores(allEntities, storeByEntity: storeByEntity)
+        // A link between two stores is kept by key in the owner's store: a custom store's keys are not SQLite's
+        // integers, nor are SQLite's keys known to a custom store before the save ends.
+        for entity in allEntities {
+            for property in entity.persistedProperties {
+                guard let destination = property.relationshipInfo?.destination,
+                    let owner = storeByEntity[entity.name], let target = storeByEntity[destination.name],
+                    owner !== target, !owner.writesInTransaction || !target.writesInTransaction
+                else { continue }
+                throw SwiftDataError(
+                    .loadIssueModelContainer,
+                    "\(entity.name).\(property.name) relates models of the store '\(owner.name)' to models of the store "
+                        + "'\(target.name)'; relationships between a custom store and another store are not supported: "
+                        + "give both entities the same configuration",
+                    entityName: entity.name)
+            }
+        }
     }
 
     /// Creates a container for model types (and every type they relate to).

@@ -24,6 +24,8 @@ extension ModelContext {
     private func readModels(
         _ request: StoreReadRequest, in store: any ModelStore, alsoReading toOne: Schema.Entity.Property?
     ) throws -> (models: [any PersistentModel], targets: [PersistentIdentifier?]) {
+        var request = request
+        if request.editingState == nil, !store.writesInTransaction { request.editingState = editingState }
         if request.properties != nil { holdsUnfetchedAttributes = true }
         let registrationsBefore = registered.registrations
         let sink = ModelReadSink(context: self, storedTargetProperty: toOne)

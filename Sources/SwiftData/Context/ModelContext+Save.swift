@@ -55,10 +55,13 @@ extension ModelContext {
     ///
     /// With several stores, every store writes its part before any commits, so a store that refuses its part
     /// leaves every store as it was. Should a commit itself fail after another store committed, the context keeps
-    /// pending only what was not written (see "When a save fails" in the Contexts and Actors article).
+    /// pending only what was not written (see "When a save fails" in the Contexts and Actors article). A custom
+    /// store commits as it saves, so it is written last, and a second custom store of the same save may refuse after
+    /// the first saved (see the Custom Stores article).
     ///
     /// - Throws: `SwiftDataError.modelValidationFailure`, naming the store and the model, when a store refuses the
-    ///   changes (nothing is written and the context keeps its pending changes), when a store is read-only, when a
+    ///   changes (nothing is written, but for another custom store's part as said above, and the context keeps its
+    ///   pending changes), when a store is read-only, when a
     ///   changed model's row was deleted by another context or process since it was read, when a `.deny` rule
     ///   applies, or when a to-many relationship holds fewer than `minimumModelCount` or more than
     ///   `maximumModelCount` models.
@@ -109,7 +112,9 @@ extension ModelContext {
         var parts = zip(groups.stores, groups.changes).filter { !$0.1.isEmpty }
         if parts.count == 1 {
             let (store, changes) = parts.removeLast()
-            return [(try store.save(changes), changes.inserted)]
+            let save = try store.save(changes)
+            if let defect = save.defect { throw PartlyCommittedSave(committed: [(save, changes)], failure: defect) }
+            return [(save, changes.inserted)]
         }
         for (store, changes) in parts { try store.checkAllowsSave(changes) }
         // One order for every save, by the identifier each store keeps, so that two saves (of two containers, or
@@ -147,6 +152,10 @@ extension ModelContext {
                 throw Self.partlyCommitted(committed, failure: error)
             }
             committed.append((save, parts[position].1))
+        }
+        // Every store committed; a store that did so with a defect has the context take it all as saved and say so.
+        if let defect = committed.lazy.compactMap(\.save.defect).first {
+            throw PartlyCommittedSave(committed: committed, failure: defect)
         }
         return committed.map { ($0.save, $0.changes.inserted) }
     }

@@ -119,6 +119,13 @@ protocol StoreSave: AnyObject {
     func commit() throws
     /// Undoes the written changes.
     func rollBack()
+    /// What is wrong with a save the store committed anyway (a custom store's defect), or nil: the context then
+    /// takes what was written as saved and reports the defect.
+    var defect: SwiftDataError? { get }
+}
+
+extension StoreSave {
+    var defect: SwiftDataError? { nil }
 }
 
 extension ModelStore {

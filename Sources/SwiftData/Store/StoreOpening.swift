@@ -17,13 +17,17 @@ func openStore(
 private func openCustomStore<Configuration: DataStoreConfiguration>(
     _ configuration: Configuration, entities: [Schema.Entity], migrationPlan: (any SchemaMigrationPlan.Type)?
 ) throws -> any ModelStore {
-    try DataStoreAdapter<Configuration.Store>(
+    var configuration = configuration
+    // A store learns its models (and their subclasses) from its configuration's schema: one given none gets the
+    // models the container gives it.
+    if configuration.schema == nil { configuration.schema = Schema(entities.compactMap(\.modelType)) }
+    return try DataStoreAdapter<Configuration.Store>(
         configuration: configuration, entities: entities, migrationPlan: migrationPlan)
 }
 
 /// What sets configurations apart as stores: configurations of SwiftData's store at one location share a store;
-/// each configuration of a custom store has one of its own.
-func storeLocation(of configuration: any DataStoreConfiguration) -> String {
-    if let configuration = configuration as? ModelConfiguration { return configuration.id }
-    return "\(type(of: configuration)):\(configuration.name)"
+/// equal configurations of a custom store share one, and any two that differ have one each.
+func storeLocation(of configuration: any DataStoreConfiguration) -> AnyHashable {
+    if let configuration = configuration as? ModelConfiguration { return AnyHashable(configuration.id) }
+    return AnyHashable(configuration)
 }

@@ -31,6 +31,8 @@ struct StoreReadRequest {
     /// The indexes of the properties to load, or nil for every one; to-one relationships stored in the row are
     /// always loaded.
     var properties: Set<Int>?
+    /// The reading context's editing state, which a custom store's fetch request carries.
+    var editingState: EditingState?
 
     init(entity: Schema.Entity, selection: Selection = .all) {
         self.entity = entity

@@ -56,14 +56,19 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
         }
     }
 
+    /// The number of the identifiers `identifiers(_:)` gives: the store's own count cannot tell which entity it
+    /// counted.
     func count(_ request: StoreReadRequest) throws -> Int {
-        guard request.isWholeFetch else { return try snapshots(for: request).count }
-        return try translatingPreferences { try count(of: try modelType(of: request.entity), request) }
+        try identifiers(request).count
     }
 
     func identifiers(_ request: StoreReadRequest) throws -> [PersistentIdentifier] {
         guard request.isWholeFetch else { return try snapshots(for: request).map(\.persistentIdentifier) }
-        return try translatingPreferences { try identifiers(of: try modelType(of: request.entity), request) }
+        let names = Set(request.entity.hierarchyNames)
+        let found: [PersistentIdentifier] = try translatingPreferences {
+            try self.identifiers(of: try modelType(of: request.entity), request)
+        }
+        return found.filter { names.contains($0.entityName) }
     }
 
     func links(of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier])
@@ -88,10 +93,12 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
     /// Saves the changes at once: a custom store commits what it saves, so the returned save has nothing left to
     /// commit and cannot roll back.
     ///
-    /// - Throws: the store's own error, unchanged, when it refuses the save; `SwiftDataError.modelValidationFailure`
-    ///   naming the entity when the store saved an inserted model without giving it a permanent identifier (a
-    ///   defect of the store: what it wrote stays written).
+    /// - Throws: the store's own error, unchanged, when it refuses the save. A save that leaves an inserted model
+    ///   without a permanent identifier is committed with that defect (`StoreSave.defect`).
     func beginSave(_ changes: StoreChanges) throws -> any StoreSave {
+        if let stranger = changes.inserted.first(where: { entitiesByName[$0.storage.entity.name] == nil }) {
+            throw SwiftDataError.notInContainerSchema(stranger.storage.entity)
+        }
         let editingState = changes.editingState ?? EditingState()
         var related: [PersistentIdentifier: any BackingData] = [:]
         func snapshot(of model: any PersistentModel) -> Store.Snapshot {
@@ -110,16 +117,19 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
         let request = DataStoreSaveChangesRequest(
             inserted: inserted, updated: updated, deleted: deleted, editingState: editingState)
         let result = try access.withLock { _ in try store.save(request) }
-        // A model the store gave no permanent identifier could be neither found again nor saved once only.
-        if let unmapped = inserted.first(where: { result.remappedIdentifiers[$0.persistentIdentifier] == nil }) {
-            throw SwiftDataError(
+        // The store committed: a model it gave no permanent identifier keeps its temporary one, and the save is
+        // taken as written (another attempt would write it again) and reports the store's defect.
+        let unmapped = inserted.first { result.remappedIdentifiers[$0.persistentIdentifier]?.isTemporary ?? true }
+        let defect = unmapped.map {
+            SwiftDataError(
                 .modelValidationFailure,
-                "the store '\(name)' saved without giving the inserted \(unmapped.persistentIdentifier.entityName) a "
-                    + "permanent identifier (DataStoreSaveChangesResult.remappedIdentifiers)",
-                entityName: unmapped.persistentIdentifier.entityName)
+                "the store '\(name)' saved without giving the inserted \($0.persistentIdentifier.entityName) a "
+                    + "permanent identifier (DataStoreSaveChangesResult.remappedIdentifiers); the save was written",
+                entityName: $0.persistentIdentifier.entityName)
         }
         return DataStoreAdapterSave(
-            store: self, inserted: inserted.map(\.persistentIdentifier), remapped: result.remappedIdentifiers)
+            store: self, inserted: inserted.map(\.persistentIdentifier), remapped: result.remappedIdentifiers,
+            defect: defect)
     }
 
     func deleteAllRows() throws {
@@ -137,6 +147,9 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
         var snapshots = try translatingPreferences {
             try fetchedSnapshots(of: try modelType(of: request.entity), request)
         }
+        // A store may give snapshots of other entities too: only the entity's own and its subclasses' are rows of it.
+        let names = Set(request.entity.hierarchyNames)
+        snapshots.removeAll { !names.contains($0.persistentIdentifier.entityName) }
         guard !request.isWholeFetch else { return snapshots }
         switch request.selection {
         case .all:
@@ -168,20 +181,17 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
     private func fetchedSnapshots<T: PersistentModel>(of type: T.Type, _ request: StoreReadRequest) throws
         -> [DefaultSnapshot]
     {
-        let fetch = DataStoreFetchRequest(descriptor: Self.descriptor(of: T.self, for: request), editingState: .init())
+        let fetch = DataStoreFetchRequest(
+            descriptor: Self.descriptor(of: T.self, for: request), editingState: request.editingState ?? .init())
         let result = try access.withLock { _ in try store.fetch(fetch) }
         return try result.fetchedSnapshots.map { try Self.defaultSnapshot(of: $0) }
-    }
-
-    private func count<T: PersistentModel>(of type: T.Type, _ request: StoreReadRequest) throws -> Int {
-        let fetch = DataStoreFetchRequest(descriptor: Self.descriptor(of: T.self, for: request), editingState: .init())
-        return try access.withLock { _ in try store.fetchCount(fetch) }
     }
 
     private func identifiers<T: PersistentModel>(of type: T.Type, _ request: StoreReadRequest) throws
         -> [PersistentIdentifier]
     {
-        let fetch = DataStoreFetchRequest(descriptor: Self.descriptor(of: T.self, for: request), editingState: .init())
+        let fetch = DataStoreFetchRequest(
+            descriptor: Self.descriptor(of: T.self, for: request), editingState: request.editingState ?? .init())
         return try access.withLock { _ in try store.fetchIdentifiers(fetch) }
     }
 
@@ -212,9 +222,19 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
         -> FetchDescriptor<T>
     {
         var descriptor = FetchDescriptor<T>()
-        if let filter = request.filter as? DataStoreFilter { descriptor.predicate = filter.predicate as? Predicate<T> }
+        // The filter and order were made for this entity's model type by `filter(for:entity:)` and
+        // `sortOrder(for:entity:)`; dropping one would widen the read, and a deletion with it.
+        if let filter = request.filter as? DataStoreFilter {
+            guard let predicate = filter.predicate as? Predicate<T> else {
+                preconditionFailure("a predicate made for another model type than \(T.self)")
+            }
+            descriptor.predicate = predicate
+        }
         if let sortOrder = request.sortOrder as? DataStoreSortOrder {
-            descriptor.sortBy = sortOrder.sortBy as? [SortDescriptor<T>] ?? []
+            guard let sortBy = sortOrder.sortBy as? [SortDescriptor<T>] else {
+                preconditionFailure("sort descriptors made for another model type than \(T.self)")
+            }
+            descriptor.sortBy = sortBy
         }
         if request.isWholeFetch {
             descriptor.fetchLimit = request.limit

@@ -55,12 +55,16 @@ final class DataStoreAdapterSave: StoreSave {
     /// The permanent identifier the store gave each inserted model, by its temporary one.
     private let remapped: [PersistentIdentifier: PersistentIdentifier]
 
+    let defect: SwiftDataError?
+
     init(
-        store: any ModelStore, inserted: [PersistentIdentifier], remapped: [PersistentIdentifier: PersistentIdentifier]
+        store: any ModelStore, inserted: [PersistentIdentifier], remapped: [PersistentIdentifier: PersistentIdentifier],
+        defect: SwiftDataError?
     ) {
         self.store = store
         self.inserted = inserted
         self.remapped = remapped
+        self.defect = defect
     }
 
     /// The identifier the store gave the inserted model; a store that gave none keeps the model's identifier.

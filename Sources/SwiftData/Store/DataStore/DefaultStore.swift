@@ -104,6 +104,10 @@ public final class DefaultStore: DataStore, DataStoreBatching {
             inserted.map { ($0.snapshot.persistentIdentifier, $0.model) }, uniquingKeysWith: { first, _ in first })
         func resolve(_ identifier: PersistentIdentifier) -> (any PersistentModel)? {
             if let model = insertedByIdentifier[identifier] { return model }
+            // An identifier of another store, or of an entity this store does not hold, names no model here.
+            guard identifier.storeIdentifier == self.identifier,
+                container.schema.modelEntitiesByName[identifier.entityName] != nil
+            else { return nil }
             let model = context.model(for: identifier)
             return model.isDeleted ? nil : model
         }
