@@ -141,12 +141,12 @@ class ModelStorage {
     /// `value(at:as:)` for a slot whose value the slots could not hand out directly.
     @usableFromInline
     final func convertedValue<Value>(at index: Int, as type: Value.Type) -> Value {
-        guard index < values.count else { return exactCast(value(at: index), to: Value.self) }
+        guard index < values.count else { return exactCast(readableValue(at: index), to: Value.self) }
         // No optional result: in code that is not specialized, `Value?` would be a metadata lookup per read.
         func open<Contained>(_ contained: Contained) -> Value {
             // Equal metadata: the identity conversion, written as the standard library's `_identityCast` is.
             if Contained.self == Value.self { return unsafeBitCast(contained, to: Value.self) }
-            return exactCast(value(at: index), to: Value.self)
+            return exactCast(readableValue(at: index), to: Value.self)
         }
         return _openExistential(values[index], do: open)
     }
@@ -186,6 +186,26 @@ class ModelStorage {
         default:
             return current
         }
+    }
+
+    /// `value(at:)` as a property's getter reads it: a non-optional to-one relationship whose target is gone reads
+    /// a stand-in (see `vanishedTarget(at:)`). SwiftData's own reads (delete rules, saves, inverses) see the slot as
+    /// it is.
+    private func readableValue(at index: Int) -> Any {
+        let value = value(at: index)
+        return heldType(of: value) == Void.self ? vanishedTarget(at: index) : value
+    }
+
+    /// What a non-optional to-one relationship reads when its target is gone (deleted by this or another context,
+    /// or its stored link cleared by a deletion): a deleted stand-in of the destination (see
+    /// `Schema.Entity.vanishedStandIn()`), made on each read, rather than nothing, which no non-optional property
+    /// can hold. The slot keeps holding no target, so a save writes no link.
+    private func vanishedTarget(at index: Int) -> Any {
+        let property = entity.persistedProperties[index]
+        guard let destination = property.relationshipInfo?.destination, !property.isOptional else {
+            return values[index]
+        }
+        return destination.vanishedStandIn()
     }
 
     /// True when the relationship in a slot is not loaded: a to-one fault, or links that were not read yet.

@@ -44,3 +44,21 @@ extension Schema.Entity.Property {
     /// The first of a type's cases.
     private func firstCase<Cases: CaseIterable>(of type: Cases.Type) -> Any? { type.allCases.first }
 }
+
+extension Schema.Entity {
+    /// A model standing for a row of this entity that is gone, when something must be read in its place (the
+    /// target of a non-optional to-one relationship that was deleted): marked deleted, in no context, each attribute
+    /// holding its placeholder (`Schema.Entity.Property.placeholderValue`), or left not fetched when it has none,
+    /// each relationship empty (a non-optional to-one stands for its own vanished target in turn).
+    func vanishedStandIn() -> any PersistentModel {
+        let properties = persistedProperties
+        let slots = ModelSlots(count: properties.count) { index -> Any in
+            let property = properties[index]
+            if property.isRelationship { return property.emptyRelationshipValue }
+            return property.placeholderValue ?? ModelStorage.NotFetched()
+        }
+        let (model, storage) = makeModel(identifier: .temporary(entityName: name), slots: slots)
+        storage.isDeleted = true
+        return model
+    }
+}
