@@ -278,6 +278,14 @@ public final class ModelContainer: Sendable {
         return ModelStorage.ToOneFault(target: located(target, in: destination))
     }
 
+    /// Locates the targets of the to-one relationships in a new model's slots (see `located(_:in:)`).
+    func locateTargets(in slots: ModelSlots, of entity: Schema.Entity) {
+        guard hasLinksAcrossStores else { return }
+        for property in entity.persistedProperties where property.isRelationship {
+            slots[property.index] = locatingTarget(of: slots[property.index], property: property)
+        }
+    }
+
     /// True when some relationship's destination is in another store than its owner.
     private static func hasLinksAcrossStores(
         _ entities: [Schema.Entity], storeByEntity: [String: any ModelStore]

@@ -81,10 +81,7 @@ extension ModelContext {
     /// - Throws: what the row throws for a value that does not fit its property.
     func newSlots(of row: some StoreRow) throws -> ModelSlots {
         let slots = try row.slots()
-        guard container.hasLinksAcrossStores else { return slots }
-        for property in row.entity.persistedProperties where property.isRelationship {
-            slots[property.index] = container.locatingTarget(of: slots[property.index], property: property)
-        }
+        container.locateTargets(in: slots, of: row.entity)
         return slots
     }
 
@@ -174,11 +171,7 @@ private final class ModelReadSink: StoreRowSink {
         _ identifier: consuming PersistentIdentifier, entity: Schema.Entity, slots: ModelSlots,
         storedTarget: PersistentIdentifier?
     ) {
-        if hasLinksAcrossStores {
-            for property in entity.persistedProperties where property.isRelationship {
-                slots[property.index] = context.container.locatingTarget(of: slots[property.index], property: property)
-            }
-        }
+        if hasLinksAcrossStores { context.container.locateTargets(in: slots, of: entity) }
         newModels.append((entity, slots))
         take(identifier, storedTarget: storedTarget)
     }

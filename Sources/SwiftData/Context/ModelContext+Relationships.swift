@@ -65,17 +65,7 @@ extension ModelContext {
         guard let info = property.relationshipInfo else { return [:] }
         let destination = info.destination!
         var groups: [PersistentIdentifier: [any PersistentModel]] = [:]
-        // The owners of an inheritance hierarchy share their rows' keys, and the identifiers a store gives for them
-        // may name another class of the hierarchy than the owners' own: each is matched to its owner by key.
-        let isHierarchy = ownerEntity.superentityType != nil || !ownerEntity.subentities.isEmpty
-        var asked: [PersistentIdentifier: PersistentIdentifier] = [:]
-        if isHierarchy {
-            for owner in owners { asked[owner.withEntityName(ownerEntity.name)] = owner }
-        }
-        func owner(_ identifier: PersistentIdentifier) -> PersistentIdentifier {
-            guard isHierarchy else { return identifier }
-            return asked[identifier.withEntityName(ownerEntity.name)] ?? identifier
-        }
+        let asked = AskedIdentifiers(owners, of: ownerEntity)
         if info.linksLiveInTargets, let inverse = info.inverse {
             // Each related row names its owner: read the rows that name one of these owners.
             var request = StoreReadRequest(entity: destination, selection: .related(through: inverse, owners: owners))
@@ -84,7 +74,7 @@ extension ModelContext {
                 request, from: try container.store(for: destination), withStoredTargetsOf: inverse)
             for (model, stored) in zip(read.models, read.targets) where !model.storage.isDeleted {
                 guard let stored else { continue }
-                groups[owner(stored), default: []].append(model)
+                groups[asked.asked(for: stored), default: []].append(model)
             }
             return groups
         }
@@ -92,7 +82,7 @@ extension ModelContext {
         let targets = links.map { container.located($0.target, in: destination) }
         let byIdentifier = try modelsByIdentifier(of: destination, identifiers: Set(targets))
         for (link, target) in zip(links, targets) {
-            if let model = byIdentifier[target] { groups[owner(link.owner), default: []].append(model) }
+            if let model = byIdentifier[target] { groups[asked.asked(for: link.owner), default: []].append(model) }
         }
         return groups
     }
@@ -119,15 +109,11 @@ extension ModelContext {
         }
         if !missing.isEmpty {
             let request = StoreReadRequest(entity: entity, selection: .identifiers(missing))
-            // A row of a subclass comes back with an identifier that names the subclass, where the one asked for
-            // may name the entity: they are matched by key.
-            var asked: [PersistentIdentifier: PersistentIdentifier] = [:]
-            for identifier in missing { asked[identifier.withEntityName(entity.name)] = identifier }
+            let asked = AskedIdentifiers(missing, of: entity)
             // A row deleted without loading comes back as a deleted model.
             for model in try readModels(request, from: try container.store(for: entity)) where !model.storage.isDeleted
             {
-                let identifier = model.storage.identifier
-                byIdentifier[asked[identifier.withEntityName(entity.name)] ?? identifier] = model
+                byIdentifier[asked.asked(for: model.storage.identifier)] = model
             }
         }
         return byIdentifier

@@ -56,21 +56,7 @@ final class LastKnownValues {
             return nil
         }
         let kept = row.map(keptSlots) ?? [:]
-        let slots = ModelSlots(count: entity.persistedProperties.count) { index -> Any in
-            if let value = kept[index] { return value }
-            let property = entity.persistedProperties[index]
-            // A non-optional to-one is kept unless its row referred to no row (a store another program broke): then
-            // no model can stand in, and reading it stops with a message naming it.
-            if let info = property.relationshipInfo, !info.isToMany, !property.isOptional {
-                return ModelStorage.NotFetched()
-            }
-            if property.isRelationship { return property.emptyRelationshipValue }
-            return property.placeholderValue ?? ModelStorage.NotFetched()
-        }
-        let (model, storage) = entity.makeModel(
-            identifier: row?.identifier ?? identifier.withEntityName(entity.name), slots: slots)
-        storage.isDeleted = true
-        return model
+        return entity.vanishedStandIn(identifier: row?.identifier ?? identifier.withEntityName(entity.name), kept: kept)
     }
 
     /// What is kept of the row at a position of the fetch, or else of the row with an identifier that a kept

@@ -145,3 +145,8 @@ extension PersistentModel {
     /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
+
+extension PersistentModel {
+    /// The model's backing data as the protocol's existential, for code that holds models as `any PersistentModel`.
+    var anyBackingData: any BackingData { persistentBackingData }
+}

@@ -46,18 +46,20 @@ extension Schema.Entity.Property {
 }
 
 extension Schema.Entity {
-    /// A model standing for a row of this entity that is gone, when something must be read in its place (the
-    /// target of a non-optional to-one relationship that was deleted): marked deleted, in no context, each attribute
-    /// holding its placeholder (`Schema.Entity.Property.placeholderValue`), or left not fetched when it has none,
-    /// each relationship empty (a non-optional to-one stands for its own vanished target in turn).
-    func vanishedStandIn() -> any PersistentModel {
+    /// A model standing for a row of this entity that is gone, when something must be read in its place (a row a
+    /// batched fetch found gone, the target of a non-optional to-one relationship that was deleted): marked
+    /// deleted, in no context, each slot holding what `kept` gives for it, else each attribute its placeholder
+    /// (`Schema.Entity.Property.placeholderValue`), or left not fetched when it has none, and each relationship
+    /// empty (a non-optional to-one reads a stand-in of its own target in turn).
+    func vanishedStandIn(identifier: PersistentIdentifier? = nil, kept: [Int: Any] = [:]) -> any PersistentModel {
         let properties = persistedProperties
         let slots = ModelSlots(count: properties.count) { index -> Any in
+            if let value = kept[index] { return value }
             let property = properties[index]
             if property.isRelationship { return property.emptyRelationshipValue }
             return property.placeholderValue ?? ModelStorage.NotFetched()
         }
-        let (model, storage) = makeModel(identifier: .temporary(entityName: name), slots: slots)
+        let (model, storage) = makeModel(identifier: identifier ?? .temporary(entityName: name), slots: slots)
         storage.isDeleted = true
         return model
     }

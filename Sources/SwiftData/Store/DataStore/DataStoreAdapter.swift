@@ -102,7 +102,7 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
         let editingState = changes.editingState ?? EditingState()
         var related: [PersistentIdentifier: any BackingData] = [:]
         func snapshot(of model: any PersistentModel) -> Store.Snapshot {
-            Store.Snapshot(from: Self.backingData(of: model), relatedBackingDatas: &related)
+            Store.Snapshot(from: model.anyBackingData, relatedBackingDatas: &related)
         }
         let inserted = changes.inserted.map(snapshot)
         let updated = changes.updated.compactMap(\.model).map(snapshot)
@@ -268,10 +268,6 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
         return try JSONDecoder().decode(Store.Snapshot.self, from: JSONEncoder().encode(snapshot))
     }
 
-    /// The backing data of a model, as the protocol's existential.
-    private static func backingData<Model: PersistentModel>(of model: Model) -> any BackingData {
-        model.persistentBackingData
-    }
 }
 
 /// A predicate a custom store receives as it is.

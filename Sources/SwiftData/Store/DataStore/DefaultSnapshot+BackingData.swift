@@ -34,7 +34,7 @@ extension DefaultSnapshot {
                 }
                 let related = property.relatedModels(in: storage.value(at: index))
                 for model in related where relatedBackingDatas[model.persistentModelID] == nil {
-                    relatedBackingDatas[model.persistentModelID] = Self.backingData(of: model)
+                    relatedBackingDatas[model.persistentModelID] = model.anyBackingData
                 }
                 let targets = related.map(\.persistentModelID)
                 values[property.name] = info.isToMany ? .toMany(targets) : .toOne(targets.first)
@@ -110,8 +110,4 @@ extension DefaultSnapshot {
         return made.mapValues(\.model)
     }
 
-    /// The backing data of a model, as the protocol's existential.
-    private static func backingData<Model: PersistentModel>(of model: Model) -> any BackingData {
-        model.persistentBackingData
-    }
 }

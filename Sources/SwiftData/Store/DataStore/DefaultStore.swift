@@ -139,12 +139,12 @@ public final class DefaultStore: DataStore, DataStoreBatching {
         for (snapshot, model) in inserted {
             remapped[snapshot.persistentIdentifier] = model.persistentModelID
             saved[model.persistentModelID] = DefaultSnapshot(
-                from: Self.backingData(of: model), relatedBackingDatas: &related)
+                from: model.anyBackingData, relatedBackingDatas: &related)
         }
         for snapshot in request.updated {
             guard let model = resolve(snapshot.persistentIdentifier) else { continue }
             saved[model.persistentModelID] = DefaultSnapshot(
-                from: Self.backingData(of: model), relatedBackingDatas: &related)
+                from: model.anyBackingData, relatedBackingDatas: &related)
         }
         return DataStoreSaveChangesResult(
             for: identifier, remappedIdentifiers: remapped, snapshotsToReregister: saved)
@@ -203,7 +203,7 @@ public final class DefaultStore: DataStore, DataStoreBatching {
             let model = context.model(for: identifier)
             guard !model.isDeleted else { continue }
             snapshots[identifier] = DefaultSnapshot(
-                from: Self.backingData(of: model), relatedBackingDatas: &related)
+                from: model.anyBackingData, relatedBackingDatas: &related)
         }
         return snapshots
     }
