@@ -5,7 +5,39 @@
 /// matching rows' identifiers instead. Until the save, fetches leave those rows out in SQL, and a row that is loaded
 /// anyway (through a relationship, say) becomes an ordinary pending deletion of its model.
 struct BatchDeletions {
-    private var byEntity: [String: (entity: Schema.Entity, identifiers: Set<PersistentIdentifier>)] = [:]
+    /// The deleted rows of one entity.
+    ///
+    /// Kept as the list the read gave until one row must be taken back: the common path (delete, then save) then
+    /// neither hashes nor copies an identifier per row. The first `remove(_:of:)` turns the list into a set.
+    private struct Rows {
+        let entity: Schema.Entity
+        /// The rows as added, while no row was taken back: distinct, because a read of an entity leaves out the
+        /// rows already deleted (see `excludedRows(of:)`).
+        var list: [PersistentIdentifier] = []
+        /// The rows, once one was taken back.
+        var members: Set<PersistentIdentifier>?
+
+        var isEmpty: Bool { members?.isEmpty ?? list.isEmpty }
+        var all: [PersistentIdentifier] { members.map(Array.init) ?? list }
+
+        mutating func add(_ identifiers: some Collection<PersistentIdentifier>) {
+            if members != nil {
+                members!.formUnion(identifiers)
+            } else {
+                list.append(contentsOf: identifiers)
+            }
+        }
+
+        mutating func remove(_ identifier: PersistentIdentifier) -> Bool {
+            if members == nil {
+                members = Set(list)
+                list = []
+            }
+            return members!.remove(identifier) != nil
+        }
+    }
+
+    private var byEntity: [String: Rows] = [:]
     /// The identifiers of each entity as the rows a read leaves out, made when a fetch first needs them after a
     /// change: every fetch of the entity until the save needs the same.
     private var excluded: [String: ExcludedRows] = [:]
@@ -15,30 +47,28 @@ struct BatchDeletions {
     /// The deleted rows of an entity, for a read to leave out, or nil when it has none.
     mutating func excludedRows(of entity: Schema.Entity) -> ExcludedRows? {
         if let cached = excluded[entity.name] { return cached }
-        guard let identifiers = byEntity[entity.name]?.identifiers else { return nil }
-        let rows = ExcludedRows(identifiers)
-        excluded[entity.name] = rows
-        return rows
+        guard let rows = byEntity[entity.name] else { return nil }
+        let excludedRows = ExcludedRows(rows.members ?? Set(rows.list))
+        excluded[entity.name] = excludedRows
+        return excludedRows
     }
 
     /// Every entity with deleted rows, with their identifiers in no particular order.
     var all: [(entity: Schema.Entity, identifiers: [PersistentIdentifier])] {
-        byEntity.values.map { ($0.entity, Array($0.identifiers)) }
+        byEntity.values.map { ($0.entity, $0.all) }
     }
 
+    /// Adds rows of an entity that no read of it since the last change could have returned (none is deleted yet).
     mutating func add(_ identifiers: some Collection<PersistentIdentifier>, of entity: Schema.Entity) {
-        // Sized once: growing the set for 50,000 identifiers rehashed it a dozen times.
-        byEntity[entity.name, default: (entity, [])].identifiers.reserveCapacity(
-            (byEntity[entity.name]?.identifiers.count ?? 0) + identifiers.count)
-        byEntity[entity.name, default: (entity, [])].identifiers.formUnion(identifiers)
+        byEntity[entity.name, default: Rows(entity: entity)].add(identifiers)
         excluded[entity.name] = nil
     }
 
     /// Takes a row back (it was loaded, or the deletion was undone); true when it was there.
     @discardableResult
     mutating func remove(_ identifier: PersistentIdentifier, of entity: Schema.Entity) -> Bool {
-        guard byEntity[entity.name]?.identifiers.remove(identifier) != nil else { return false }
-        if byEntity[entity.name]?.identifiers.isEmpty == true { byEntity[entity.name] = nil }
+        guard byEntity[entity.name]?.remove(identifier) == true else { return false }
+        if byEntity[entity.name]?.isEmpty == true { byEntity[entity.name] = nil }
         excluded[entity.name] = nil
         return true
     }

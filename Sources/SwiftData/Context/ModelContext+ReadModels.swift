@@ -143,7 +143,8 @@ extension ModelContext {
 
 /// What a read gives a context: the slots of new models and the rows of held ones, in order, with their identifiers.
 private final class ModelReadSink: StoreRowSink {
-    unowned let context: ModelContext
+    /// Strong: the sink lives only as long as the read, and an unowned reference cost an atomic check per row.
+    let context: ModelContext
     let storedTargetProperty: Schema.Entity.Property?
     private let holdsModels: Bool
     /// Read once: the context is not needed for a row no model holds, in a container whose links stay in their

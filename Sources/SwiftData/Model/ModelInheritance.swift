@@ -82,7 +82,7 @@ extension ModelStorage {
             values.growUnset(to: values.count + added)
         }
         entity = subentity
-        if identifier.isTemporary { identifier = .temporary(entityName: subentity.name) }
+        if identifier.isTemporary { identifier = .temporary(of: subentity) }
     }
 }
 

@@ -65,7 +65,7 @@ class ModelStorage {
     init(entity: Schema.Entity) {
         // The slots are allocated on first use (`DefaultBackingData.init(for:)` does it at once).
         self.entity = entity
-        self.identifier = .temporary(entityName: entity.name)
+        self.identifier = .temporary(of: entity)
     }
 
     /// Allocates the slots of backing data that has not been used yet.

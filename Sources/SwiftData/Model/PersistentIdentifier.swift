@@ -10,10 +10,23 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     /// The parts that make an identifier unique: store, entity and primary key.
     public struct ID: Hashable, Comparable, Codable, Sendable {
         /// The identifier of the store that holds the model, or nil while the model is unsaved.
-        public let storeIdentifier: String?
+        public var storeIdentifier: String? { scope.storeIdentifier }
         /// The name of the model's entity.
-        public let entityName: String
+        public var entityName: String { scope.entityName }
+        /// The store and entity, shared by the identifiers a store makes for one entity's rows.
+        let scope: IdentifierScope
         let key: Key
+
+        init(scope: IdentifierScope, key: Key) {
+            self.scope = scope
+            self.key = key
+        }
+
+        /// Equal when their stores, entities and keys are: identifiers of one entity's rows share their scope, so
+        /// the strings are compared only for identifiers made apart.
+        public static func == (lhs: ID, rhs: ID) -> Bool {
+            lhs.key == rhs.key && (lhs.scope === rhs.scope || lhs.scope == rhs.scope)
+        }
 
         /// Hashes the key alone: identifiers are hashed on every fetch and save, the store and entity strings cost
         /// more to hash than they separate, and equality still compares every part.
@@ -26,6 +39,27 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
             ((lhs.storeIdentifier ?? ""), lhs.entityName, lhs.key) < (
                 (rhs.storeIdentifier ?? ""), rhs.entityName, rhs.key
             )
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case storeIdentifier, entityName, key
+        }
+
+        /// Decodes the parts `encode(to:)` wrote.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            scope = IdentifierScope(
+                storeIdentifier: try container.decodeIfPresent(String.self, forKey: .storeIdentifier),
+                entityName: try container.decode(String.self, forKey: .entityName))
+            key = try container.decode(Key.self, forKey: .key)
+        }
+
+        /// Encodes the store identifier (when there is one), the entity name and the key.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(storeIdentifier, forKey: .storeIdentifier)
+            try container.encode(entityName, forKey: .entityName)
+            try container.encode(key, forKey: .key)
         }
     }
 
@@ -80,7 +114,8 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
         encoder.outputFormatting = [.sortedKeys]
         let value = String(decoding: try encoder.encode(primaryKey), as: UTF8.self)
         let key = Key.encoded(type: String(describing: PrimaryKey.self), value: value)
-        return PersistentIdentifier(id: ID(storeIdentifier: storeIdentifier, entityName: entityName, key: key))
+        return PersistentIdentifier(
+            id: ID(scope: IdentifierScope(storeIdentifier: storeIdentifier, entityName: entityName), key: key))
     }
 
     /// Orders identifiers by store, entity and key.
@@ -99,28 +134,38 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     // MARK: - Internal
 
     init(storeIdentifier: String, entityName: String, primaryKey: Int64) {
-        id = ID(storeIdentifier: storeIdentifier, entityName: entityName, key: .permanent(primaryKey))
+        self.init(
+            scope: IdentifierScope(storeIdentifier: storeIdentifier, entityName: entityName), primaryKey: primaryKey)
+    }
+
+    /// The identifier of a row whose store and entity `scope` names.
+    init(scope: IdentifierScope, primaryKey: Int64) {
+        id = ID(scope: scope, key: .permanent(primaryKey))
     }
 
     private static let temporaryCounter = Atomic<UInt64>(0)
 
-    /// A new temporary identifier, unique in this process.
-    static func temporary(entityName: String) -> PersistentIdentifier {
+    /// A new temporary identifier for a model of an entity, unique in this process.
+    static func temporary(of entity: Schema.Entity) -> PersistentIdentifier {
         let number = temporaryCounter.add(1, ordering: .relaxed).newValue
-        return PersistentIdentifier(id: ID(storeIdentifier: nil, entityName: entityName, key: .temporary(number)))
+        return PersistentIdentifier(id: ID(scope: entity.temporaryIdentifierScope, key: .temporary(number)))
     }
 
     private init(id: ID) { self.id = id }
 
     /// This identifier with another store's identifier: the same entity and key.
     func inStore(_ storeIdentifier: String) -> PersistentIdentifier {
-        PersistentIdentifier(id: ID(storeIdentifier: storeIdentifier, entityName: id.entityName, key: id.key))
+        guard storeIdentifier != id.storeIdentifier else { return self }
+        return PersistentIdentifier(
+            id: ID(scope: IdentifierScope(storeIdentifier: storeIdentifier, entityName: id.entityName), key: id.key))
     }
 
     /// This identifier with another entity's name: the same store and key. Within an inheritance hierarchy, which
     /// shares its rows' keys, identifiers that name different classes of the hierarchy may refer to one row.
     func withEntityName(_ entityName: String) -> PersistentIdentifier {
-        PersistentIdentifier(id: ID(storeIdentifier: id.storeIdentifier, entityName: entityName, key: id.key))
+        guard entityName != id.entityName else { return self }
+        return PersistentIdentifier(
+            id: ID(scope: IdentifierScope(storeIdentifier: id.storeIdentifier, entityName: entityName), key: id.key))
     }
 
     /// True until the model's first save.
@@ -133,5 +178,29 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     var primaryKey: Int64? {
         if case .permanent(let row) = id.key { return row }
         return nil
+    }
+}
+
+/// The store and entity that identifiers name: one object that the identifiers of an entity's rows in a store share,
+/// so that copying an identifier retains one reference instead of two strings, and comparing two of one entity
+/// compares references.
+final class IdentifierScope: Hashable, Sendable {
+    /// The identifier of the store, or nil for temporary identifiers.
+    let storeIdentifier: String?
+    /// The name of the entity.
+    let entityName: String
+
+    init(storeIdentifier: String?, entityName: String) {
+        self.storeIdentifier = storeIdentifier
+        self.entityName = entityName
+    }
+
+    static func == (lhs: IdentifierScope, rhs: IdentifierScope) -> Bool {
+        lhs === rhs || (lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(storeIdentifier)
+        hasher.combine(entityName)
     }
 }

@@ -59,7 +59,7 @@ extension Schema.Entity {
             if property.isRelationship { return property.emptyRelationshipValue }
             return property.placeholderValue ?? ModelStorage.NotFetched()
         }
-        let (model, storage) = makeModel(identifier: identifier ?? .temporary(entityName: name), slots: slots)
+        let (model, storage) = makeModel(identifier: identifier ?? .temporary(of: self), slots: slots)
         storage.isDeleted = true
         return model
     }

@@ -192,6 +192,8 @@ extension Schema {
         /// True when a to-many relationship declares a minimum or maximum model count, which a save checks.
         let declaresRelationshipCounts: Bool
         private let modelFactory: (Entity, PersistentIdentifier, ModelSlots) -> (any PersistentModel, ModelStorage)
+        /// What the temporary identifiers of the entity's new models share (see `PersistentIdentifier.temporary(of:)`).
+        let temporaryIdentifierScope: IdentifierScope
 
         init<Model: PersistentModel>(modelType: Model.Type) {
             self.modelType = modelType
@@ -200,6 +202,7 @@ extension Schema {
             self.declaredProperties = nil
             self.declaredSuperentityName = nil
             self.name = Schema.entityName(for: modelType)
+            self.temporaryIdentifierScope = IdentifierScope(storeIdentifier: nil, entityName: name)
             let metadata = modelType.schemaMetadata
             var properties: [Property] = []
             for (index, entry) in metadata.enumerated() {
@@ -243,6 +246,7 @@ extension Schema {
             describing model: Entity? = nil
         ) {
             self.name = name
+            self.temporaryIdentifierScope = IdentifierScope(storeIdentifier: nil, entityName: name)
             self.isSchemaEntity = true
             self.describedModelEntity = model
             self.declaredProperties = declaredProperties

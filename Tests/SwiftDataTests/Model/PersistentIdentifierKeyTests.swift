@@ -102,4 +102,29 @@ import Testing
         #expect([encoded, row, other].sorted() == [row, other, encoded])
         #expect(encoded.description == #"PersistentIdentifier(store/Trip/"b")"#)
     }
+
+    /// Identifiers saved by an earlier version (as JSON, say) still decode: the encoded form names the store, the
+    /// entity and the key, whatever the identifier keeps in memory.
+    @Test func theEncodedFormStaysTheSame() throws {
+        let saved = #"{"id":{"entityName":"Trip","key":{"permanent":{"_0":7}},"storeIdentifier":"store"}}"#
+        let decoded = try JSONDecoder().decode(PersistentIdentifier.self, from: Data(saved.utf8))
+        let expected = PersistentIdentifier(storeIdentifier: "store", entityName: "Trip", primaryKey: 7)
+        #expect(decoded == expected)
+        #expect(decoded.hashValue == expected.hashValue)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(expected), as: UTF8.self) == saved)
+    }
+
+    /// Identifiers a store makes for one entity share what names the store and entity; ones made apart are still
+    /// equal when their parts are, and differ when any part does.
+    @Test func identifiersMadeApartCompareByTheirParts() throws {
+        let a = PersistentIdentifier(storeIdentifier: "store", entityName: "Trip", primaryKey: 7)
+        let b = PersistentIdentifier(storeIdentifier: String("sto" + "re"), entityName: "Trip", primaryKey: 7)
+        #expect(a == b)
+        #expect(Set([a, b]).count == 1)
+        #expect(a != PersistentIdentifier(storeIdentifier: "other", entityName: "Trip", primaryKey: 7))
+        #expect(a != PersistentIdentifier(storeIdentifier: "store", entityName: "Trip2", primaryKey: 7))
+        #expect(a != PersistentIdentifier(storeIdentifier: "store", entityName: "Trip", primaryKey: 8))
+    }
 }

@@ -10,6 +10,10 @@ final class SQLiteRowSource {
     /// copy of the layout.
     let properties: [Schema.Entity.Property]
     let ranges: SQLiteTableLayout.ColumnRanges
+    /// What the identifiers of the rows share, and of the targets of each to-one relationship stored in the row
+    /// (nil for other properties).
+    let scope: IdentifierScope
+    let targetScopes: [IdentifierScope?]
 
     init(entity: Schema.Entity, layout: SQLiteTableLayout, store: SQLiteStore, loadedProperties: Set<Int>?) {
         self.entity = entity
@@ -18,6 +22,16 @@ final class SQLiteRowSource {
         self.loadedProperties = loadedProperties
         self.properties = entity.persistedProperties
         self.ranges = layout.columnRangeByProperty
+        self.scope = store.identifierScope(entityName: entity.name)
+        var scopes: [String: IdentifierScope] = [entity.name: scope]
+        self.targetScopes = properties.map { property in
+            guard let info = property.relationshipInfo, case .foreignKey = info.storage else { return nil }
+            let name = info.destination.name
+            if let scope = scopes[name] { return scope }
+            let scope = store.identifierScope(entityName: name)
+            scopes[name] = scope
+            return scope
+        }
     }
 }
 
@@ -54,7 +68,7 @@ struct SQLiteRow: StoreRow {
 
     /// Made when asked for: a read asks once per row.
     var identifier: PersistentIdentifier {
-        source.store.identifier(entityName: source.entity.name, primaryKey: primaryKey)
+        PersistentIdentifier(scope: source.scope, primaryKey: primaryKey)
     }
 
     /// The value at a column position of the layout.
@@ -81,10 +95,10 @@ struct SQLiteRow: StoreRow {
     }
 
     func target(of property: Schema.Entity.Property) throws -> PersistentIdentifier? {
-        guard let info = property.relationshipInfo, case .foreignKey = info.storage,
-            let range = source.ranges[property.index], case .integer(let key) = column(range.lowerBound)
+        guard let scope = source.targetScopes[property.index], let range = source.ranges[property.index],
+            case .integer(let key) = column(range.lowerBound)
         else { return nil }
-        return source.store.identifier(entityName: info.destination.name, primaryKey: key)
+        return PersistentIdentifier(scope: scope, primaryKey: key)
     }
 
     /// A property's value, from the columns at `columns` (nil when it has none).
@@ -117,12 +131,11 @@ struct SQLiteRow: StoreRow {
     /// relationship stored in the row (the target's identifier names this store: the context corrects it for a
     /// target in another store); not loaded for any other.
     private func storedRelationship(_ property: Schema.Entity.Property, columns range: Range<Int>?) -> Any {
-        guard let info = property.relationshipInfo, case .foreignKey = info.storage, let range else {
+        guard let scope = source.targetScopes[property.index], let range else {
             return ModelStorage.UnloadedRelationship()
         }
         guard case .integer(let key) = column(range.lowerBound) else { return ModelStorage.ToOneFault(target: nil) }
-        return ModelStorage.ToOneFault(
-            target: source.store.identifier(entityName: info.destination.name, primaryKey: key))
+        return ModelStorage.ToOneFault(target: PersistentIdentifier(scope: scope, primaryKey: key))
     }
 
     /// What `decode` gives, with its failures explained: `isNull` tells that every column of the property is NULL.

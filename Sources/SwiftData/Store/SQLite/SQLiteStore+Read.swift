@@ -78,16 +78,20 @@ extension SQLiteStore: ModelStore {
         let entity = request.entity
         let layout = try layout(of: entity)
         return try translatingEvaluationStops {
+            let scope = identifierScope(entityName: entity.name)
             guard let typePosition = layout.typeColumnPosition else {
                 return try fetchPrimaryKeys(entity: entity, query: query).map {
-                    identifier(entityName: entity.name, primaryKey: $0)
+                    PersistentIdentifier(scope: scope, primaryKey: $0)
                 }
             }
             // In a hierarchy's table, each identifier names the class its row is of, as the row's model does.
             var identifiers: [PersistentIdentifier] = []
+            var scopes = [entity.name: scope]
             try forEachRow(entity: entity, query: query, positions: [typePosition]) { statement in
                 let name = if case .text(let name) = statement.column(1) { name } else { entity.name }
-                identifiers.append(identifier(entityName: name, primaryKey: statement.int64(0)))
+                let scope = scopes[name] ?? identifierScope(entityName: name)
+                scopes[name] = scope
+                identifiers.append(PersistentIdentifier(scope: scope, primaryKey: statement.int64(0)))
             }
             return identifiers
         }
@@ -122,11 +126,12 @@ extension SQLiteStore: ModelStore {
                 return (owner, target)
             }
         }
-        let destination = info.destination.name
+        let ownerScope = identifierScope(entityName: entity.name)
+        let targetScope = identifierScope(entityName: info.destination.name)
         return pairs.map {
             (
-                identifier(entityName: entity.name, primaryKey: $0.0),
-                identifier(entityName: destination, primaryKey: $0.1)
+                PersistentIdentifier(scope: ownerScope, primaryKey: $0.0),
+                PersistentIdentifier(scope: targetScope, primaryKey: $0.1)
             )
         }
     }

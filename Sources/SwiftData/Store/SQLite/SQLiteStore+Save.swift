@@ -39,6 +39,9 @@ final class SQLiteStoreSave: StoreSave {
     private let files: ExternalFileChanges
     private let removesObsoleteFiles: Bool
     private var isOpen = true
+    /// The scope of the last entity whose inserted model was given its identifier: a save's inserted models come
+    /// grouped by entity, so their identifiers share a few scopes.
+    private var lastScope: (entity: ObjectIdentifier, scope: IdentifierScope)?
 
     /// Takes the store's writer, opens a transaction and writes the changes.
     ///
@@ -75,7 +78,14 @@ final class SQLiteStoreSave: StoreSave {
     var store: any ModelStore { sqliteStore }
 
     func identifierOfInserted(at position: Int, entity: Schema.Entity) -> PersistentIdentifier {
-        sqliteStore.identifier(entityName: entity.name, primaryKey: insertedKeys[position])
+        let scope: IdentifierScope
+        if let last = lastScope, last.entity == ObjectIdentifier(entity) {
+            scope = last.scope
+        } else {
+            scope = sqliteStore.identifierScope(entityName: entity.name)
+            lastScope = (ObjectIdentifier(entity), scope)
+        }
+        return PersistentIdentifier(scope: scope, primaryKey: insertedKeys[position])
     }
 
     /// Commits the transaction, removes the external files the save made obsolete and releases the writer.
@@ -432,7 +442,8 @@ struct SQLiteSaveWriter {
         if property.relationshipInfo != nil {
             switch value {
             case let fault as ModelStorage.ToOneFault:
-                try values.append(fault.target?.primaryKey.map { .integer($0) } ?? .null)
+                let key = fault.target?.primaryKey
+                try values.append(key.map { .integer($0) } ?? .null)
             case is ModelStorage.Unset:
                 try values.append(.null)
             default:

@@ -319,7 +319,13 @@ final class SQLiteStore: Sendable {
 
     /// The identifier of a row of an entity in this store.
     func identifier(entityName: String, primaryKey: Int64) -> PersistentIdentifier {
-        PersistentIdentifier(storeIdentifier: identifier, entityName: entityName, primaryKey: primaryKey)
+        PersistentIdentifier(scope: identifierScope(entityName: entityName), primaryKey: primaryKey)
+    }
+
+    /// What identifiers of an entity's rows in this store share: a read or save of many rows makes one and the
+    /// identifiers of its rows from it.
+    func identifierScope(entityName: String) -> IdentifierScope {
+        IdentifierScope(storeIdentifier: identifier, entityName: entityName)
     }
 
     /// Deletes every row of every entity and join table, in one transaction, then the external files they

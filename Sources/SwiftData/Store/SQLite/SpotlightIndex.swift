@@ -92,7 +92,8 @@ extension ModelContext {
                 return nil
             }
         }
-        let identifiers = keys.map { store.identifier(entityName: entity.name, primaryKey: $0) }
+        let scope = store.identifierScope(entityName: entity.name)
+        let identifiers = keys.map { PersistentIdentifier(scope: scope, primaryKey: $0) }
         return try models(of: entity, identifiers: identifiers).compactMap { $0 as? T }
     }
 }
