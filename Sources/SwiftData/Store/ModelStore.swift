@@ -101,10 +101,27 @@ protocol ModelStore: AnyObject, Sendable {
     ///   change; the store is then as it was.
     func beginSave(_ changes: StoreChanges) throws -> any StoreSave
 
-    /// Deletes every row of every entity the store holds.
+    /// Deletes every row of every entity the store holds, and its history.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when the store cannot be written.
     func deleteAllRows() throws
+
+    // MARK: History
+
+    /// The history the store records, one transaction per save that changed it, or nil when it records none.
+    var recordedHistory: (any StoreHistory)? { get }
+
+    /// The transactions of a custom store's own type that a descriptor selects, or nil when the store records no
+    /// transactions of that type (the built-in stores record `DefaultHistoryTransaction`s: see `recordedHistory`).
+    ///
+    /// - Throws: what the store throws.
+    func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]?
+
+    /// Deletes a custom store's transactions of its own type that a descriptor selects; false when the store
+    /// records no transactions of that type.
+    ///
+    /// - Throws: what the store throws.
+    func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool
 }
 
 /// A save a store has written and not yet committed.
@@ -129,6 +146,12 @@ extension StoreSave {
 }
 
 extension ModelStore {
+    var recordedHistory: (any StoreHistory)? { nil }
+
+    func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]? { nil }
+
+    func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool { false }
+
     /// Runs `body` as it is: each of its reads sees the store as it is when that read runs (see the requirement).
     func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result {
         try body()

@@ -225,21 +225,34 @@ struct SQLiteSaveWriter {
                 try spotlight.write(storage, key: key, connection: connection)
             }
         }
-        var deletedKeys: [String: (entity: Schema.Entity, keys: [Int64])] = [:]
+        // The deleted rows by entity, in the order the save names the entities.
+        var deletedKeys: [(entity: Schema.Entity, keys: [Int64])] = []
+        var positions: [String: Int] = [:]
+        func noteDeleted(_ keys: some Sequence<Int64>, of entity: Schema.Entity) {
+            let position = positions[entity.name] ?? deletedKeys.count
+            if position == deletedKeys.count {
+                positions[entity.name] = position
+                deletedKeys.append((entity, []))
+            }
+            deletedKeys[position].keys.append(contentsOf: keys)
+        }
         for storage in changes.deleted {
             guard let key = storage.identifier.primaryKey else { continue }
-            deletedKeys[storage.entity.name, default: (storage.entity, [])].keys.append(key)
+            noteDeleted(CollectionOfOne(key), of: storage.entity)
         }
         for (entity, identifiers) in changes.deletedRows {
-            let keys = identifiers.compactMap(\.primaryKey)
-            deletedKeys[entity.name, default: (entity, [])].keys += keys
+            noteDeleted(identifiers.lazy.compactMap(\.primaryKey), of: entity)
         }
-        for (entity, keys) in deletedKeys.values {
+        // What history keeps of the deleted rows is read before they go.
+        let preserved =
+            try store.isMigrationStore ? [] : deletedKeys.map { try preservedValues(of: $0.entity, keys: $0.keys) }
+        for (entity, keys) in deletedKeys {
             currentEntity = entity
             try delete(keys, of: entity)
         }
         currentEntity = nil
         try recordGivenKeys()
+        try recordHistory(changes, deleted: deletedKeys, preserved: preserved)
     }
 
     // MARK: - Rows

@@ -107,6 +107,7 @@ final class SQLiteStore: Sendable {
                 path: path
             )
         }
+        if configuration.allowsSave { try SQLiteHistory.prepare(pool.writer) }
         if configuration.allowsSave && !configuration.isStoredInMemoryOnly {
             try pool.writer.execute("PRAGMA journal_mode = WAL")
             removeOrphanedExternalFiles()
@@ -345,6 +346,7 @@ final class SQLiteStore: Sendable {
                     }
                     for table in Self.joinTables(of: entity) { try connection.execute("DELETE FROM \(quoted(table))") }
                 }
+                try clearHistory(connection)
                 return files
             }
         }

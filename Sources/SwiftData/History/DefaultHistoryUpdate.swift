@@ -1,0 +1,33 @@
+/// A model's update, as the built-in stores record it: which properties the save changed.
+public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate, Hashable {
+    /// Identifies a change within its store: later changes have greater identifiers.
+    public typealias ChangeIdentifier = Int64
+    /// Identifies a transaction within its store.
+    public typealias TransactionIdentifier = Int64
+
+    /// The change's identifier within its store.
+    public let changeIdentifier: ChangeIdentifier
+    /// The identifier of the updated model.
+    public let changedPersistentIdentifier: PersistentIdentifier
+    /// The identifier of the transaction that holds the change.
+    public let transactionIdentifier: TransactionIdentifier
+    /// The key paths of the properties the save changed, attributes and relationships, in declaration order.
+    public let updatedAttributes: [any PartialKeyPath<Model> & Sendable]
+
+    /// True when the save changed the property at a key path.
+    public func containsAttribute(_ keyPath: any PartialKeyPath<Model> & Sendable) -> Bool {
+        updatedAttributes.contains { $0 == keyPath }
+    }
+
+    /// Equal when they are the same change of the same store's history.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.changeIdentifier == rhs.changeIdentifier && lhs.transactionIdentifier == rhs.transactionIdentifier
+            && lhs.changedPersistentIdentifier == rhs.changedPersistentIdentifier
+    }
+
+    /// Hashes the change's identifiers.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(changeIdentifier)
+        hasher.combine(changedPersistentIdentifier)
+    }
+}

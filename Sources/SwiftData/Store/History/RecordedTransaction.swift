@@ -1,0 +1,35 @@
+internal import Foundation
+
+/// A transaction as a store keeps it: what one save changed in the store, in a store-neutral form that
+/// `ModelContext.fetchHistory(_:)` turns into `DefaultHistoryTransaction` values.
+struct RecordedTransaction: Sendable {
+    /// The transaction's place in the store's history: greater for later transactions, never reused.
+    let token: Int64
+    let author: String?
+    let timestamp: Date
+    /// The program and process that saved (see `DefaultHistoryTransaction`).
+    let bundleIdentifier: String
+    let processIdentifier: String
+    let changes: RecordedChanges
+}
+
+/// The history a store keeps (see `ModelStore.recordedHistory`).
+protocol StoreHistory: Sendable {
+    /// Every recorded transaction with a token greater than `token` (all of them for nil), in token order, and the
+    /// greatest token of a deleted transaction (0 when none was deleted).
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be read.
+    func transactions(after token: Int64?) throws -> (transactions: [RecordedTransaction], deletedThrough: Int64)
+
+    /// Deletes the transactions with these tokens.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be written.
+    func deleteTransactions(_ tokens: [Int64]) throws
+}
+
+extension RecordedTransaction {
+    /// Who is saving: the executable's name and the process identifier, recorded with each transaction.
+    static let currentProgram: (bundleIdentifier: String, processIdentifier: String) = (
+        ProcessInfo.processInfo.processName, String(ProcessInfo.processInfo.processIdentifier)
+    )
+}

@@ -1,0 +1,187 @@
+internal import Foundation
+
+/// The history an SQLite store records: one row per save in `_swiftdata_history`, written in the save's own
+/// transaction, so that a save and its record commit or roll back together.
+///
+/// A row holds the save's author, time, program and process, and its changes in `RecordedChanges`' compact form.
+/// Tokens are the rows' keys, declared `AUTOINCREMENT` so that a deleted transaction's token is never given again.
+/// The greatest token ever deleted is kept in the metadata table: a fetch that names an older token learns that
+/// part of the history after it is gone (`SwiftDataError.historyTokenExpired`).
+enum SQLiteHistory {
+    static let tableName = "_swiftdata_history"
+    /// The metadata key of the greatest token whose transaction was deleted.
+    static let deletedThroughKey = "historyDeletedThrough"
+
+    /// Creates the history table in a store that does not have it yet.
+    static func prepare(_ connection: SQLiteConnection) throws {
+        try connection.execute(
+            "CREATE TABLE IF NOT EXISTS \(quoted(tableName)) (\"token\" INTEGER PRIMARY KEY AUTOINCREMENT, "
+                + "\"author\" TEXT, \"timestamp\" REAL NOT NULL, \"bundle\" TEXT NOT NULL, "
+                + "\"process\" TEXT NOT NULL, \"changes\" BLOB NOT NULL)")
+    }
+
+    /// The attributes of an entity whose values a deletion keeps in history, in declaration order.
+    static func preservedAttributes(of entity: Schema.Entity) -> [Schema.Entity.Property] {
+        entity.persistedProperties.filter { property in
+            (property.schemaProperty as? Schema.Attribute)?.options.contains(.preserveValueOnDeletion) == true
+        }
+    }
+}
+
+extension SQLiteSaveWriter {
+    /// The stored columns of the preserved attributes of rows about to be deleted, by key: read in the save's
+    /// transaction, before the rows go. Empty when the entity preserves nothing.
+    mutating func preservedValues(of entity: Schema.Entity, keys: [Int64]) throws -> [Int64: [(String, [SQLValue])]] {
+        let preserved = SQLiteHistory.preservedAttributes(of: entity)
+        guard !preserved.isEmpty, let layout = store.layouts[entity.name] else { return [:] }
+        let ranges = preserved.map { layout.columnRangeByProperty[$0.index] ?? 0..<0 }
+        let columns = ranges.flatMap { $0.map { quoted(layout.columns[$0].name) } }
+        guard !columns.isEmpty else { return [:] }
+        let condition = SQLiteKeySet(keys).condition(on: quoted(SQLiteTableLayout.primaryKey))
+        let sql =
+            "SELECT \(quoted(SQLiteTableLayout.primaryKey)), \(columns.joined(separator: ", ")) "
+            + "FROM \(quoted(layout.tableName)) WHERE \(condition.sql)"
+        var values: [Int64: [(String, [SQLValue])]] = [:]
+        for row in try statement(sql).rows(condition.bindings) {
+            guard case .integer(let key) = row[0] else { continue }
+            var position = 1
+            values[key] = zip(preserved, ranges).map { property, range in
+                defer { position += range.count }
+                return (property.name, Array(row[position..<position + range.count]))
+            }
+        }
+        return values
+    }
+
+    /// Records the save's changes as one transaction of the store's history, unless the save changed no row or
+    /// is a migration's (whose changes are no user's).
+    mutating func recordHistory(
+        _ changes: StoreChanges, deleted: [(entity: Schema.Entity, keys: [Int64])],
+        preserved: [[Int64: [(String, [SQLValue])]]]
+    ) throws {
+        guard !store.isMigrationStore else { return }
+        var recorded = RecordedChanges()
+        var run: (entity: Schema.Entity, keys: [Int64])?
+        for (position, model) in changes.inserted.enumerated() {
+            let entity = model.storage.entity
+            if let current = run, current.entity !== entity {
+                recorded.appendInserts(entityName: current.entity.name, keys: current.keys)
+                run = nil
+            }
+            if run == nil { run = (entity, []) }
+            run!.keys.append(insertedKeys[position])
+        }
+        if let run { recorded.appendInserts(entityName: run.entity.name, keys: run.keys) }
+        for storage in changes.updated {
+            guard let key = storage.identifier.primaryKey else { continue }
+            let properties = storage.entity.persistedProperties
+            let names = storage.changedSlots.sorted().compactMap { $0 < properties.count ? properties[$0].name : nil }
+            recorded.append(.update, entityName: storage.entity.name, key: key, properties: names)
+        }
+        for (position, (entity, keys)) in deleted.enumerated() {
+            for key in keys {
+                recorded.append(.delete, entityName: entity.name, key: key, preserved: preserved[position][key] ?? [])
+            }
+        }
+        guard !recorded.isEmpty else { return }
+        let program = RecordedTransaction.currentProgram
+        try statement(
+            "INSERT INTO \(quoted(SQLiteHistory.tableName)) (\"author\", \"timestamp\", \"bundle\", \"process\", "
+                + "\"changes\") VALUES (?1, ?2, ?3, ?4, ?5)"
+        ).execute([
+            changes.editingState?.author.map { .text($0) } ?? .null,
+            .real(Date().timeIntervalSinceReferenceDate),
+            .text(program.bundleIdentifier), .text(program.processIdentifier), .blob(recorded.encoded()),
+        ])
+    }
+}
+
+extension SQLiteStore: StoreHistory {
+    var recordedHistory: (any StoreHistory)? { self }
+
+    func transactions(after token: Int64?) throws -> (transactions: [RecordedTransaction], deletedThrough: Int64) {
+        let sql =
+            "SELECT \"token\", \"author\", \"timestamp\", \"bundle\", \"process\", \"changes\" FROM "
+            + "\(quoted(SQLiteHistory.tableName)) WHERE \"token\" > ?1 ORDER BY \"token\""
+        return try historyAccess("reading") {
+            try pool.read { connection in
+                // A store opened read-only that never recorded history has no table.
+                guard try hasHistoryTable(connection) else { return ([], 0) }
+                let transactions = try connection.statement(sql).rows([.integer(token ?? 0)]).map { row in
+                    guard case .integer(let token) = row[0], case .real(let timestamp) = row[2],
+                        case .text(let bundle) = row[3], case .text(let process) = row[4],
+                        case .blob(let bytes) = row[5]
+                    else { throw RecordedChanges.Malformed() }
+                    let author: String? = if case .text(let author) = row[1] { author } else { nil }
+                    return RecordedTransaction(
+                        token: token, author: author, timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
+                        bundleIdentifier: bundle, processIdentifier: process,
+                        changes: try RecordedChanges(decoding: bytes))
+                }
+                return (transactions, try deletedThrough(connection))
+            }
+        }
+    }
+
+    func deleteTransactions(_ tokens: [Int64]) throws {
+        guard let highest = tokens.max() else { return }
+        try historyAccess("deleting") {
+            try pool.write { connection in
+                try connection.inTransaction {
+                    guard try hasHistoryTable(connection) else { return }
+                    let condition = SQLiteKeySet(tokens).condition(on: "\"token\"")
+                    try connection.statement(
+                        "DELETE FROM \(quoted(SQLiteHistory.tableName)) WHERE \(condition.sql)"
+                    ).execute(condition.bindings)
+                    let through = max(highest, try deletedThrough(connection))
+                    try connection.statement(
+                        "INSERT OR REPLACE INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?1, ?2)"
+                    ).execute([.text(SQLiteHistory.deletedThroughKey), .text(String(through))])
+                }
+            }
+        }
+    }
+
+    /// Runs a read or write of the history, its failures reported as the store's.
+    private func historyAccess<T>(_ action: String, _ body: () throws -> T) throws -> T {
+        guard configuration.allowsSave || action == "reading" else {
+            throw SwiftDataError(
+                .loadIssueModelContainer,
+                "the store '\(configuration.name)' was opened with allowsSave: false; its history cannot be deleted")
+        }
+        do {
+            return try body()
+        } catch let error as SwiftDataError {
+            throw error
+        } catch {
+            throw SwiftDataError(
+                .loadIssueModelContainer, "\(action) the history of the store '\(configuration.name)' failed",
+                underlying: error)
+        }
+    }
+
+    /// Deletes every transaction, in a transaction the caller opened: tokens given so far are never given again, and
+    /// each counts as deleted.
+    func clearHistory(_ connection: SQLiteConnection) throws {
+        guard try hasHistoryTable(connection) else { return }
+        let highest = try connection.statement("SELECT max(\"token\") FROM \(quoted(SQLiteHistory.tableName))").rows()
+        try connection.execute("DELETE FROM \(quoted(SQLiteHistory.tableName))")
+        guard case .integer(let token) = highest.first?.first else { return }
+        try connection.statement(
+            "INSERT OR REPLACE INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?1, ?2)"
+        ).execute([.text(SQLiteHistory.deletedThroughKey), .text(String(max(token, try deletedThrough(connection))))])
+    }
+
+    private func hasHistoryTable(_ connection: SQLiteConnection) throws -> Bool {
+        try !connection.statement("SELECT 1 FROM sqlite_schema WHERE \"name\" = ?1")
+            .rows([.text(SQLiteHistory.tableName)]).isEmpty
+    }
+
+    /// The greatest token whose transaction was deleted, or 0.
+    private func deletedThrough(_ connection: SQLiteConnection) throws -> Int64 {
+        let rows = try connection.statement("SELECT value FROM \(quoted(Self.metadataTable)) WHERE key = ?1")
+            .rows([.text(SQLiteHistory.deletedThroughKey)])
+        guard case .text(let text) = rows.first?.first else { return 0 }
+        return Int64(text) ?? 0
+    }
+}
