@@ -33,23 +33,22 @@ struct RecordedChanges: Sendable, Equatable {
 
     init() {}
 
-    /// Adds a change, in a new group unless it continues the last one.
-    mutating func append(
-        _ kind: Kind, entityName: String, key: Int64, properties: [String] = [], preserved: [(String, [SQLValue])] = []
-    ) {
+    /// Adds a deletion with the stored columns of the row's preserved attributes, in a new group unless it
+    /// continues the last one.
+    mutating func appendDelete(entityName: String, key: Int64, preserved: [(String, [SQLValue])]) {
         let names = preserved.map(\.0)
-        if let last = groups.indices.last, groups[last].kind == kind, groups[last].entityName == entityName,
-            groups[last].properties == properties, groups[last].preservedNames == names
+        if let last = groups.indices.last, groups[last].kind == .delete, groups[last].entityName == entityName,
+            groups[last].preservedNames == names
         {
             // In place: a copy of the group would copy its keys on every change.
             groups[last].keys.append(key)
-            if kind == .delete { groups[last].preservedValues.append(preserved.map(\.1)) }
+            groups[last].preservedValues.append(preserved.map(\.1))
             return
         }
         groups.append(
             Group(
-                kind: kind, entityName: entityName, properties: properties, keys: [key], preservedNames: names,
-                preservedValues: kind == .delete ? [preserved.map(\.1)] : []))
+                kind: .delete, entityName: entityName, properties: [], keys: [key], preservedNames: names,
+                preservedValues: [preserved.map(\.1)]))
     }
 
     /// Adds the inserts of many rows of one entity at once.
@@ -58,6 +57,15 @@ struct RecordedChanges: Sendable, Equatable {
         groups.append(
             Group(
                 kind: .insert, entityName: entityName, properties: [], keys: keys, preservedNames: [],
+                preservedValues: []))
+    }
+
+    /// Adds the updates of many rows of one entity that changed the same properties at once.
+    mutating func appendUpdates(entityName: String, properties: [String], keys: [Int64]) {
+        guard !keys.isEmpty else { return }
+        groups.append(
+            Group(
+                kind: .update, entityName: entityName, properties: properties, keys: keys, preservedNames: [],
                 preservedValues: []))
     }
 

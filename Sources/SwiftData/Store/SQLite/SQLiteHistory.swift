@@ -61,26 +61,44 @@ extension SQLiteSaveWriter {
     ) throws {
         guard !store.isMigrationStore else { return }
         var recorded = RecordedChanges()
-        var run: (entity: Schema.Entity, keys: [Int64])?
+        // Runs of inserted models of one entity make one group; so do runs of updated models of one entity that
+        // changed the same properties (a save of many edited models), whose property names are made once. The
+        // runs' keys are appended in place: a copy of a run would copy its keys on every model.
+        var runEntity: Schema.Entity?
+        var runKeys: [Int64] = []
         for (position, model) in changes.inserted.enumerated() {
             let entity = model.storage.entity
-            if let current = run, current.entity !== entity {
-                recorded.appendInserts(entityName: current.entity.name, keys: current.keys)
-                run = nil
+            if entity !== runEntity {
+                if let runEntity { recorded.appendInserts(entityName: runEntity.name, keys: runKeys) }
+                runEntity = entity
+                runKeys = []
             }
-            if run == nil { run = (entity, []) }
-            run!.keys.append(insertedKeys[position])
+            runKeys.append(insertedKeys[position])
         }
-        if let run { recorded.appendInserts(entityName: run.entity.name, keys: run.keys) }
+        if let runEntity { recorded.appendInserts(entityName: runEntity.name, keys: runKeys) }
+        runEntity = nil
+        runKeys = []
+        var runSlots = SlotSet()
+        var runNames: [String] = []
         for storage in changes.updated {
             guard let key = storage.identifier.primaryKey else { continue }
-            let properties = storage.entity.persistedProperties
-            let names = storage.changedSlots.sorted().compactMap { $0 < properties.count ? properties[$0].name : nil }
-            recorded.append(.update, entityName: storage.entity.name, key: key, properties: names)
+            let entity = storage.entity
+            if entity !== runEntity || storage.changedSlots != runSlots {
+                if let runEntity {
+                    recorded.appendUpdates(entityName: runEntity.name, properties: runNames, keys: runKeys)
+                }
+                let properties = entity.persistedProperties
+                runEntity = entity
+                runSlots = storage.changedSlots
+                runNames = runSlots.compactMap { $0 < properties.count ? properties[$0].name : nil }
+                runKeys = []
+            }
+            runKeys.append(key)
         }
+        if let runEntity { recorded.appendUpdates(entityName: runEntity.name, properties: runNames, keys: runKeys) }
         for (position, (entity, keys)) in deleted.enumerated() {
             for key in keys {
-                recorded.append(.delete, entityName: entity.name, key: key, preserved: preserved[position][key] ?? [])
+                recorded.appendDelete(entityName: entity.name, key: key, preserved: preserved[position][key] ?? [])
             }
         }
         guard !recorded.isEmpty else { return }
