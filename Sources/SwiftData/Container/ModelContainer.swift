@@ -28,6 +28,8 @@ public final class ModelContainer: Sendable {
     let broadcaster = ChangeBroadcaster()
     /// True for the container of a custom migration stage, whose new required columns may still be empty.
     let isMigrationContainer: Bool
+    /// The watches of the stores for saves made elsewhere, stopped when the container goes.
+    private let remoteChangeWatches = Locked<[any StoreChangeWatch]>([])
 
     /// Creates a container for a schema with configurations.
     ///
@@ -138,6 +140,7 @@ public final class ModelContainer: Sendable {
                     entityName: entity.name)
             }
         }
+        watchRemoteChanges()
     }
 
     /// Creates a container for model types (and every type they relate to).
@@ -217,6 +220,41 @@ public final class ModelContainer: Sendable {
             try store.deleteAllRows()
             erased.insert(store.identifier)
         }
+    }
+
+    // MARK: - Remote Changes
+
+    /// Posted when another process, or another container in this one, saved changes to one of the container's
+    /// stores.
+    ///
+    /// The notification's `object` is the container; its `userInfo` holds the store's identifier under
+    /// `"storeIdentifier"` and the newest transaction's ``DefaultHistoryToken`` under `"historyToken"`. Fetch the
+    /// history after the last token you processed to learn what changed. It is posted on a thread of its own: move
+    /// to your actor before touching a context.
+    ///
+    /// On Linux the container learns of a commit as it happens, from the kernel's file notifications (inotify),
+    /// without polling; elsewhere it checks twice a second. Stores in memory, which no one else reaches, post
+    /// nothing; neither do custom stores.
+    public static let remoteChange = Notification.Name("SwiftData.ModelContainer.remoteChange")
+
+    private func watchRemoteChanges() {
+        let watches = stores.compactMap { store in
+            let storeIdentifier = store.identifier
+            return store.watchRemoteChanges { [weak self] token in
+                guard let self else { return }
+                NotificationCenter.default.post(
+                    name: Self.remoteChange, object: self,
+                    userInfo: [
+                        "storeIdentifier": storeIdentifier,
+                        "historyToken": DefaultHistoryToken(storeIdentifier: storeIdentifier, value: token),
+                    ])
+            }
+        }
+        remoteChangeWatches.withLock { $0 = watches }
+    }
+
+    deinit {
+        for watch in remoteChangeWatches.withLock({ $0 }) { watch.stop() }
     }
 
     // MARK: - Internal

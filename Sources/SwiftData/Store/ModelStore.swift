@@ -117,6 +117,11 @@ protocol ModelStore: AnyObject, Sendable {
     /// - Throws: what the store throws.
     func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]?
 
+    /// Starts reporting saves that others commit to the store — other processes, other containers — with the
+    /// newest token of their transactions, or returns nil when the store cannot tell (a store in memory, which no
+    /// one else reaches, or a custom store).
+    func watchRemoteChanges(_ onChange: @escaping @Sendable (_ newestToken: Int64) -> Void) -> (any StoreChangeWatch)?
+
     /// Deletes a custom store's transactions of its own type that a descriptor selects; false when the store
     /// records no transactions of that type.
     ///
@@ -151,6 +156,10 @@ extension ModelStore {
     func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]? { nil }
 
     func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool { false }
+
+    func watchRemoteChanges(_ onChange: @escaping @Sendable (_ newestToken: Int64) -> Void) -> (any StoreChangeWatch)? {
+        nil
+    }
 
     /// Runs `body` as it is: each of its reads sees the store as it is when that read runs (see the requirement).
     func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result {

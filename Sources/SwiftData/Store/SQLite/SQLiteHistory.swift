@@ -111,6 +111,7 @@ extension SQLiteSaveWriter {
             .real(Date().timeIntervalSinceReferenceDate),
             .text(program.bundleIdentifier), .text(program.processIdentifier), .blob(recorded.encoded()),
         ])
+        recordedToken = connection.lastInsertedRowID
     }
 }
 
@@ -188,6 +189,41 @@ extension SQLiteStore: StoreHistory {
         try connection.statement(
             "INSERT OR REPLACE INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?1, ?2)"
         ).execute([.text(SQLiteHistory.deletedThroughKey), .text(String(max(token, try deletedThrough(connection))))])
+    }
+
+    /// The newest transaction's token, or 0.
+    func newestTransactionToken() throws -> Int64 {
+        try pool.read { connection in
+            guard try hasHistoryTable(connection) else { return 0 }
+            let rows = try connection.statement("SELECT max(\"token\") FROM \(quoted(SQLiteHistory.tableName))").rows()
+            if case .integer(let token) = rows.first?.first { return token }
+            return 0
+        }
+    }
+
+    /// The tokens of the transactions after `token`, in order.
+    func transactionTokens(after token: Int64) throws -> [Int64] {
+        try pool.read { connection in
+            guard try hasHistoryTable(connection) else { return [] }
+            return try connection.statement(
+                "SELECT \"token\" FROM \(quoted(SQLiteHistory.tableName)) WHERE \"token\" > ?1 ORDER BY \"token\""
+            ).rows([.integer(token)]).compactMap { if case .integer(let token) = $0.first { token } else { nil } }
+        }
+    }
+
+    /// Notes a transaction this store object is saving, before it commits, so its watch does not take it for
+    /// someone else's; a rolled-back save's token is never given again, so it needs no removal.
+    func noteOwnTransaction(_ token: Int64) {
+        ownTransactions.withLock { _ = $0.insert(token) }
+    }
+
+    /// True, forgetting it, when this store object saved the transaction.
+    func takeOwnTransaction(_ token: Int64) -> Bool {
+        ownTransactions.withLock { $0.remove(token) != nil }
+    }
+
+    func watchRemoteChanges(_ onChange: @escaping @Sendable (Int64) -> Void) -> (any StoreChangeWatch)? {
+        SQLiteChangeWatch(store: self, onChange: onChange)
     }
 
     private func hasHistoryTable(_ connection: SQLiteConnection) throws -> Bool {

@@ -73,6 +73,7 @@ final class SQLiteStoreSave: StoreSave {
             throw Self.failure(error, store: store, entityName: writer.currentEntityName)
         }
         insertedKeys = writer.insertedKeys
+        if let token = writer.recordedToken { store.noteOwnTransaction(token) }
     }
 
     var store: any ModelStore { sqliteStore }
@@ -144,6 +145,8 @@ struct SQLiteSaveWriter {
     var assignedKeys: [ObjectIdentifier: Int64] = [:]
     /// The primary keys of the inserted models, in the order they were given.
     var insertedKeys: [Int64] = []
+    /// The token of the history transaction the save recorded, if it recorded one.
+    var recordedToken: Int64?
     /// Whether each inserted model, in order, took over an existing row through a unique constraint.
     var insertedIsUpsert: [Bool] = []
     /// How many models this save inserts, to size the tables of unique values once.

@@ -15,6 +15,9 @@ final class SQLiteStore: Sendable {
     let external: ExternalDataStore?
     /// True for the store a custom migration stage's contexts use, whose new required columns may still be empty.
     let isMigrationStore: Bool
+    /// The tokens of history transactions this store object saved that its watch has not seen yet (see
+    /// `watchRemoteChanges(_:)`).
+    let ownTransactions = Locked<Set<Int64>>([])
     /// True when a save can give each inserted model its key as it writes the model's row: no row refers to
     /// another (no relationships) and no key depends on a uniqueness constraint. Otherwise every key is given
     /// before the first row is written (see `SQLiteSaveWriter.write(_:)`).
