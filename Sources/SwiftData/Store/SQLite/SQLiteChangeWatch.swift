@@ -66,11 +66,16 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
         init(directory: String, wakeFD: Int32) {
             self.wakeFD = wakeFD
             #if os(Linux)
-                inotifyFD = inotify_init1(Int32(IN_CLOEXEC))
-                if inotifyFD >= 0 {
-                    _ = inotify_add_watch(
-                        inotifyFD, directory, UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO))
+                // Without a watch (the system's limit of instances or watches reached), it checks every half second.
+                var descriptor = inotify_init1(Int32(IN_CLOEXEC))
+                if descriptor >= 0,
+                    inotify_add_watch(
+                        descriptor, directory, UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO)) < 0
+                {
+                    close(descriptor)
+                    descriptor = -1
                 }
+                inotifyFD = descriptor
             #endif
         }
 
@@ -80,17 +85,21 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
             #endif
         }
 
-        /// Waits for the next change; false when woken to stop.
+        /// Checks still to make after the last change: a commit's last write to the log comes just before the
+        /// commit becomes visible to readers, and nothing signals the moment it does.
+        private var followUps = 0
+
+        /// Waits for the next change, or the next follow-up check after one; false when woken to stop.
         func next() -> Bool {
             var descriptors = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
             #if os(Linux)
                 if inotifyFD >= 0 { descriptors.append(pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)) }
-                let timeout: Int32 = inotifyFD >= 0 ? -1 : 500
+                let idle: Int32 = inotifyFD >= 0 ? -1 : 500
             #else
-                let timeout: Int32 = 500
+                let idle: Int32 = 500
             #endif
             while true {
-                let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+                let ready = poll(&descriptors, nfds_t(descriptors.count), followUps > 0 ? 100 : idle)
                 if ready < 0, errno == EINTR { continue }
                 if descriptors[0].revents != 0 { return false }
                 #if os(Linux)
@@ -98,8 +107,11 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
                         // Drains the events: what changed is asked of the store, not of the events.
                         var buffer = [UInt8](repeating: 0, count: 4096)
                         _ = read(inotifyFD, &buffer, buffer.count)
+                        followUps = 2
+                        return true
                     }
                 #endif
+                if followUps > 0 { followUps -= 1 }
                 return true
             }
         }
