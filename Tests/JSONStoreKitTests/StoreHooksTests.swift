@@ -79,6 +79,11 @@ import Testing
             note.text = "c"
             try first.save()
             _ = try second.fetch(FetchDescriptor<HookNote>())
+            // A batched fetch reads the rows' values and their folders' with the identifiers.
+            #expect(
+                try second.fetch(FetchDescriptor<HookNote>(), batchSize: 1).map { $0.folder?.name } == [
+                    "Inbox", "Inbox",
+                ])
         }
         #expect(Set(store.calls.map(\.editingStateID)) == Set(ids + [seeding]))
         for id in ids + [seeding] {
