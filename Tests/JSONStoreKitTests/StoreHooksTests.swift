@@ -94,6 +94,24 @@ import Testing
         }
     }
 
+    @Test func aContextReleasedOnAnotherThreadEndsItsStateThere() throws {
+        let (container, store) = try makeContainer(RecordingStoreConfiguration())
+        var context: ModelContext? = ModelContext(container)
+        let id = try #require(context?.editingState.id)
+        #expect(try context?.fetchCount(FetchDescriptor<HookNote>()) == 0)
+        let handoff = ContextHandoff()
+        handoff.context = context
+        context = nil
+        let released = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            handoff.context = nil
+            released.signal()
+        }
+        thread.start()
+        released.wait()
+        #expect(store.calls == [.initializeState(id), .fetch("HookNote", id), .invalidateState(id)])
+    }
+
     @Test func aContextThatNeverUsesTheStoreIsNeitherInitializedNorInvalidated() throws {
         let lodges = ModelConfiguration("Lodges", schema: Schema([Lodge.self]), isStoredInMemoryOnly: true)
         let recording = RecordingStoreConfiguration()
@@ -311,4 +329,11 @@ import Testing
         }
         return dangling
     }
+}
+
+/// Hands a context's last reference to another thread.
+private final class ContextHandoff: @unchecked Sendable {
+    // @unchecked: the test sets `context` before starting the thread and reads nothing until the thread has set it
+    // to nil, so one thread at a time uses it.
+    var context: ModelContext?
 }
