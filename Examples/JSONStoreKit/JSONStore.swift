@@ -66,6 +66,9 @@ public final class JSONStore: DataStore {
 
     /// Returns the snapshots the file holds for some identifiers.
     ///
+    /// SwiftData asks before it fetches models by identifier (a relationship's target, `model(for:)`): the file
+    /// answers for every model it holds, so such reads need no fetch.
+    ///
     /// - Throws: The errors of reading and decoding the file.
     public func cachedSnapshots(for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState) throws
         -> [PersistentIdentifier: DefaultSnapshot]

@@ -110,7 +110,8 @@ extension ModelContext {
     /// Reads the attributes a partial fetch left out, all at once, when one of them is first accessed.
     func loadUnfetchedAttributes(of storage: ModelStorage) {
         guard !storage.identifier.isTemporary, let store = try? container.store(for: storage.entity) else { return }
-        let request = StoreReadRequest(entity: storage.entity, selection: .identifiers([storage.identifier]))
+        var request = StoreReadRequest(entity: storage.entity, selection: .identifiers([storage.identifier]))
+        request.editingState = editingState
         try? store.readRows(request) { row in
             for property in storage.entity.persistedProperties
             where storage.values[property.index] is ModelStorage.NotFetched && row.holdsValue(of: property) {

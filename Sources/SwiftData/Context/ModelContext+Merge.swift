@@ -107,7 +107,8 @@ extension ModelContext {
             guard let entity = container.schema.modelEntitiesByName[entityName],
                 let store = try? container.store(for: entity)
             else { continue }
-            let request = StoreReadRequest(entity: entity, selection: .identifiers(identifiers))
+            var request = StoreReadRequest(entity: entity, selection: .identifiers(identifiers))
+            request.editingState = editingState
             guard let found = try? refreshModels(request, in: store) else { continue }
             vanished += identifiers.filter { !found.contains($0) }
         }
@@ -121,10 +122,11 @@ extension ModelContext {
         var missing: [PersistentIdentifier] = []
         for (entityName, identifiers) in byEntity {
             guard let entity = container.schema.modelEntitiesByName[entityName],
-                let store = try? container.store(for: entity),
-                let found = try? store.identifiers(
-                    StoreReadRequest(entity: entity, selection: .identifiers(identifiers)))
+                let store = try? container.store(for: entity)
             else { continue }
+            var request = StoreReadRequest(entity: entity, selection: .identifiers(identifiers))
+            request.editingState = editingState
+            guard let found = try? store.identifiers(request) else { continue }
             let existing = Set(found)
             missing += identifiers.filter { !existing.contains($0) }
         }

@@ -66,6 +66,7 @@ extension ModelContext {
         for model in changed.models where settled.contains(ObjectIdentifier(model.storage)) { changed.remove(model) }
         // What a rollback would restore of the committed models is now their stored value.
         savedValues.removeAll { settled.contains(ObjectIdentifier($0.storage)) }
+        showReregisteredValues(of: committed.flatMap(\.save.reregisteredRows))
 
         announceSave(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs)
     }

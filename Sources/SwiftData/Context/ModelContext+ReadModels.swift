@@ -25,7 +25,7 @@ extension ModelContext {
         _ request: StoreReadRequest, in store: any ModelStore, alsoReading toOne: Schema.Entity.Property?
     ) throws -> (models: [any PersistentModel], targets: [PersistentIdentifier?]) {
         var request = request
-        if request.editingState == nil, !store.writesInTransaction { request.editingState = editingState }
+        if request.editingState == nil { request.editingState = editingState }
         if request.properties != nil { holdsUnfetchedAttributes = true }
         let registrationsBefore = registered.registrations
         let sink = ModelReadSink(context: self, storedTargetProperty: toOne)

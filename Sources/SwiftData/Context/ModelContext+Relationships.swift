@@ -78,7 +78,8 @@ extension ModelContext {
             }
             return groups
         }
-        let links = try container.store(for: ownerEntity).links(of: property, owner: ownerEntity, owners: owners)
+        let links = try container.store(for: ownerEntity).links(
+            of: property, owner: ownerEntity, owners: owners, editingState: editingState)
         let targets = links.map { container.located($0.target, in: destination) }
         let byIdentifier = try modelsByIdentifier(of: destination, identifiers: Set(targets))
         for (link, target) in zip(links, targets) {

@@ -253,6 +253,7 @@ extension ModelContext {
         var updatedIDs: [PersistentIdentifier] = []
         updatedIDs.reserveCapacity(changed.models.count)
         var deletedIDs: [PersistentIdentifier] = []
+        let reregistered = savedInserts.flatMap(\.save.reregisteredRows)
 
         for model in deletions.models {
             let storage = model.storage
@@ -316,8 +317,18 @@ extension ModelContext {
         deleted = OrderedModels()
         savedValues = []
         batchDeletions.removeAll()
+        showReregisteredValues(of: reregistered)
 
         announceSave(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs)
+    }
+
+    /// Gives the models this context holds of rows a store reregistered while saving (a custom store's
+    /// `snapshotsToReregister`) the rows' attribute values, as their saved values: no change is recorded, and
+    /// observers are told as for a refresh. Rows of models the context does not hold are left alone.
+    func showReregisteredValues(of rows: [any StoreRow]) {
+        for row in rows where registered[row.identifier] != nil {
+            _ = try? materialize(row)
+        }
     }
 
     /// Tells the container's other contexts and the `didSave` observers what a save wrote.

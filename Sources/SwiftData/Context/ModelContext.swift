@@ -17,7 +17,18 @@ public final class ModelContext {
     /// The author recorded with this context's saves.
     public var author: String?
     /// The identifier of the context's `editingState`, made on first use.
-    lazy var editingStateIdentifier = UUID()
+    var editingStateIdentifier: UUID {
+        get {
+            if let made = madeEditingStateIdentifier { return made }
+            let made = UUID()
+            madeEditingStateIdentifier = made
+            return made
+        }
+        set { madeEditingStateIdentifier = newValue }
+    }
+    /// The identifier of the context's `editingState` once made, nil before: a context that made none made no
+    /// request of a store, and has none to tell that it ended.
+    private(set) var madeEditingStateIdentifier: UUID?
     /// The undo manager that records this context's inserts, deletions and changes, or nil for none.
     public var undoManager: UndoManager?
     /// The value each changed slot of a saved model held when it was last saved or fetched, recorded when the slot
@@ -58,6 +69,9 @@ public final class ModelContext {
 
     deinit {
         detachRegisteredModels()
+        if let identifier = madeEditingStateIdentifier {
+            endEditingState(EditingState(id: identifier, author: author))
+        }
     }
 
     // MARK: - Inserting and Deleting Models

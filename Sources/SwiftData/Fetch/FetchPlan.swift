@@ -67,6 +67,7 @@ struct FetchPlan<T: PersistentModel> {
         var request = StoreReadRequest(entity: entity)
         request.filter = filter
         request.excluded = context.batchDeletions.excludedRows(of: entity)
+        request.editingState = context.editingState
         return request
     }
 

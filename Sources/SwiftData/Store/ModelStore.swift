@@ -70,10 +70,13 @@ protocol ModelStore: AnyObject, Sendable {
     /// The links of a relationship from some of its owners, for relationships whose links the targets' rows do not
     /// hold (see `RelationshipInfo.linksLiveInTargets`): owner and target identifiers. An identifier may name
     /// another class of an inheritance hierarchy than the model's own; the caller matches owners by key.
+    /// `editingState` is the reading context's, as `StoreReadRequest.editingState` is.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the owner's entity when the store cannot be read.
-    func links(of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier])
-        throws -> [(owner: PersistentIdentifier, target: PersistentIdentifier)]
+    func links(
+        of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier],
+        editingState: EditingState?
+    ) throws -> [(owner: PersistentIdentifier, target: PersistentIdentifier)]
 
     /// Runs `body`, whose reads of this store all see one state of it: a change committed meanwhile, by this
     /// program or another, shows in none of them. A batched fetch reads the rows its rows' to-one relationships
@@ -127,6 +130,18 @@ protocol ModelStore: AnyObject, Sendable {
     ///
     /// - Throws: what the store throws.
     func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool
+
+    // MARK: Contexts
+
+    /// Tells the store that the context of an editing state makes no more requests under it: the context was
+    /// released, or took another editing state. Every request a context makes carries its editing state
+    /// (`StoreReadRequest.editingState`, `StoreChanges.editingState`), so a store that keeps something per context
+    /// learns of a context from its first request, and drops what it keeps here.
+    ///
+    /// The context tells every store of its container, used or not, once it made a request under the editing
+    /// state; it may do so on any thread (a context is released wherever its last reference goes). The default
+    /// does nothing.
+    func contextDidEnd(_ editingState: EditingState)
 }
 
 /// A save a store has written and not yet committed.
@@ -144,10 +159,15 @@ protocol StoreSave: AnyObject {
     /// What is wrong with a save the store committed anyway (a custom store's defect), or nil: the context then
     /// takes what was written as saved and reports the defect.
     var defect: SwiftDataError? { get }
+    /// Rows of saved models whose values the store set while saving (a custom store's `snapshotsToReregister`), by
+    /// their permanent identifiers: once the save is applied, the context's models of these rows take the rows'
+    /// attribute values as their saved values.
+    var reregisteredRows: [any StoreRow] { get }
 }
 
 extension StoreSave {
     var defect: SwiftDataError? { nil }
+    var reregisteredRows: [any StoreRow] { [] }
 }
 
 extension ModelStore {
@@ -160,6 +180,9 @@ extension ModelStore {
     func watchRemoteChanges(_ onChange: @escaping @Sendable (_ newestToken: Int64) -> Void) -> (any StoreChangeWatch)? {
         nil
     }
+
+    /// Does nothing: the store keeps nothing per context.
+    func contextDidEnd(_ editingState: EditingState) {}
 
     /// Runs `body` as it is: each of its reads sees the store as it is when that read runs (see the requirement).
     func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result {

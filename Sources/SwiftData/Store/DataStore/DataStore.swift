@@ -42,6 +42,11 @@
 /// `ModelContainer(for:configurations:)` opens the store of a configuration whose `Store` is a custom type, and
 /// contexts then read and write through it. The container calls one store one call at a time. A save must give
 /// every inserted model a permanent identifier in ``DataStoreSaveChangesResult/remappedIdentifiers``.
+///
+/// Each context is an ``EditingState`` to the store: every request carries the editing state of the context that
+/// makes it. SwiftData calls ``initializeState(for:)`` before a context's first request of the store and
+/// ``invalidateState(for:)`` when the context is released, and asks ``cachedSnapshots(for:editingState:)`` before
+/// it fetches models by identifier.
 public protocol DataStore: AnyObject {
     /// The configuration type that describes this store.
     associatedtype Configuration: DataStoreConfiguration
@@ -74,8 +79,8 @@ public protocol DataStore: AnyObject {
     ///
     /// Apply the descriptor's predicate, sort, offset and limit, or throw ``DataStoreError/preferInMemoryFilter``
     /// (or ``DataStoreError/preferInMemorySort``) and return every model of the type: SwiftData then filters and
-    /// sorts them itself. `relatedSnapshots` may carry snapshots of related models, so that their relationships
-    /// can be followed without another fetch.
+    /// sorts them itself. The result's ``DataStoreFetchResult/relatedSnapshots`` may carry snapshots of related
+    /// models: the context that fetched then reads those models from them, by identifier, without another fetch.
     ///
     /// - Throws: The store's own error, or a ``DataStoreError``.
     func fetch<T>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, Snapshot>
@@ -102,8 +107,10 @@ public protocol DataStore: AnyObject {
     ///
     /// Inserted snapshots carry temporary identifiers: give each a permanent one (see
     /// ``PersistentIdentifier/identifier(for:entityName:primaryKey:)``) and return the mapping in
-    /// ``DataStoreSaveChangesResult/remappedIdentifiers``, with the snapshots SwiftData should register again in
-    /// ``DataStoreSaveChangesResult/snapshotsToReregister``. A store that throws must leave its data as it was.
+    /// ``DataStoreSaveChangesResult/remappedIdentifiers``. Snapshots whose values the store set while saving go in
+    /// ``DataStoreSaveChangesResult/snapshotsToReregister``: the saving context's models take their attribute
+    /// values as saved. A request that deletes models also updates the models that lose them from a relationship
+    /// (see ``DataStoreSaveChangesRequest/updated``). A store that throws must leave its data as it was.
     ///
     /// - Throws: The store's own error; the save of the context that asked fails with it.
     func save(_ request: DataStoreSaveChangesRequest<Snapshot>) throws -> DataStoreSaveChangesResult<Snapshot>
@@ -121,18 +128,27 @@ public protocol DataStore: AnyObject {
 
     /// Prepares whatever the store keeps for one editing state (one context) before its first request.
     ///
-    /// The default implementation does nothing.
+    /// SwiftData calls it once for each context that uses the store, with the context's editing state, before the
+    /// context's first request of the store: a fetch, a count, a read by identifier or a save. A context that
+    /// never uses the store is never announced. The default implementation does nothing.
     func initializeState(for editingState: EditingState)
 
     /// Releases whatever the store keeps for one editing state, which makes no more requests.
     ///
-    /// The default implementation does nothing.
+    /// SwiftData calls it once for each editing state it called ``initializeState(for:)`` with: when the context is
+    /// released, on whichever thread releases it, or when the context's `editingState` is set to another
+    /// identifier. The container's other calls of the store wait until it returns. The default implementation
+    /// does nothing.
     func invalidateState(for editingState: EditingState)
 
     /// Returns the snapshots the store has at hand for some identifiers, without a fetch.
     ///
-    /// Identifiers the store has no snapshot for are left out of the result. The default implementation returns
-    /// an empty dictionary.
+    /// SwiftData asks before it fetches models by identifier (`ModelContext.model(for:)`, the first access of a
+    /// to-one relationship, the models a to-many relationship names, a refresh after another context's save), for
+    /// the identifiers that the context's fetches did not return as related snapshots. It fetches only the
+    /// identifiers the result leaves out, so return only snapshots as current as a fetch would give. Identifiers
+    /// the store has no snapshot for are left out of the result. The default implementation returns an empty
+    /// dictionary.
     ///
     /// - Throws: The store's own error.
     func cachedSnapshots(for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState) throws

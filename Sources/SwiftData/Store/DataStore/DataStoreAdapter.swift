@@ -7,10 +7,16 @@ internal import Foundation
 ///
 /// A custom store is written for one caller at a time (Apple's contexts call it on their own queue): every call
 /// into it holds one lock, so contexts on several threads take turns.
+///
+/// Each context's first request tells the store of the context's editing state (`initializeState(for:)`), and the
+/// context's end tells it the state is over (`invalidateState(for:)`). Reads by identifier take, before fetching,
+/// the snapshots the context's fetches returned as related and those the store has cached.
 final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable {
     // @unchecked: `store` is used only while `access` is held; every other stored property is immutable.
     private let store: Store
-    private let access = Locked(())
+    private let access = Locked(EditingStates())
+    /// The editing state of reads made for no context.
+    private let ownEditingState = EditingState()
     let identifier: String
     let name: String
     let entities: [Schema.Entity]
@@ -28,6 +34,11 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
         name = configuration.name
         self.entities = entities
         entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    deinit {
+        // Every editing state the store was told of ends with it.
+        for state in access.withLock({ $0.initialized.values }) { store.invalidateState(for: state) }
     }
 
     var allowsSave: Bool { true }
@@ -71,10 +82,13 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
         return found.filter { names.contains($0.entityName) }
     }
 
-    func links(of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier])
-        throws -> [(owner: PersistentIdentifier, target: PersistentIdentifier)]
-    {
-        let snapshots = try self.snapshots(for: StoreReadRequest(entity: entity, selection: .identifiers(owners)))
+    func links(
+        of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier],
+        editingState: EditingState?
+    ) throws -> [(owner: PersistentIdentifier, target: PersistentIdentifier)] {
+        var request = StoreReadRequest(entity: entity, selection: .identifiers(owners))
+        request.editingState = editingState
+        let snapshots = try self.snapshots(for: request)
         var links: [(owner: PersistentIdentifier, target: PersistentIdentifier)] = []
         for snapshot in snapshots {
             switch snapshot.values[property.name] {
@@ -93,30 +107,46 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
     /// Saves the changes at once: a custom store commits what it saves, so the returned save has nothing left to
     /// commit and cannot roll back.
     ///
+    /// The request leaves no model naming a deleted one: see `completingDeletions`. After the store saved, the
+    /// related snapshots kept for reads by identifier of the saved models are dropped, and the snapshots the store
+    /// reregisters become the save's `reregisteredRows`.
+    ///
     /// - Throws: the store's own error, unchanged, when it refuses the save. A save that leaves an inserted model
     ///   without a permanent identifier is committed with that defect (`StoreSave.defect`).
     func beginSave(_ changes: StoreChanges) throws -> any StoreSave {
         if let stranger = changes.inserted.first(where: { entitiesByName[$0.storage.entity.name] == nil }) {
             throw SwiftDataError.notInContainerSchema(stranger.storage.entity)
         }
-        let editingState = changes.editingState ?? EditingState()
         var related: [PersistentIdentifier: any BackingData] = [:]
         func snapshot(of model: any PersistentModel) -> Store.Snapshot {
             Store.Snapshot(from: model.anyBackingData, relatedBackingDatas: &related)
         }
-        let inserted = changes.inserted.map(snapshot)
-        let updated = changes.updated.compactMap(\.model).map(snapshot)
+        var inserted = changes.inserted.map(snapshot)
+        var updated = changes.updated.compactMap(\.model).map(snapshot)
         var deleted = changes.deleted.compactMap(\.model).map(snapshot)
         // Rows deleted without loading their models: the store deletes snapshots, so it is given theirs.
         for (entity, identifiers) in changes.deletedRows {
-            let request = StoreReadRequest(entity: entity, selection: .identifiers(identifiers))
+            var request = StoreReadRequest(entity: entity, selection: .identifiers(identifiers))
+            request.editingState = changes.editingState
             for found in try snapshots(for: request) {
-                deleted.append(try Self.storeSnapshot(of: found, entity: entity))
+                deleted.append(try Self.storeSnapshot(of: found))
             }
         }
-        let request = DataStoreSaveChangesRequest(
-            inserted: inserted, updated: updated, deleted: deleted, editingState: editingState)
-        let result = try access.withLock { _ in try store.save(request) }
+        if !deleted.isEmpty {
+            try completingDeletions(
+                deleted, inserted: &inserted, updated: &updated, editingState: changes.editingState)
+        }
+        let result = try access.withLock { states in
+            let editingState = begin(changes.editingState, in: &states)
+            let request = DataStoreSaveChangesRequest(
+                inserted: inserted, updated: updated, deleted: deleted, editingState: editingState)
+            let result = try store.save(request)
+            // What fetches kept of these models is older than what was just saved.
+            states.forgetRelated(
+                Set([inserted, updated, deleted].joined().map(\.persistentIdentifier))
+                    .union(result.remappedIdentifiers.values))
+            return result
+        }
         // The store committed: a model it gave no permanent identifier keeps its temporary one, and the save is
         // taken as written (another attempt would write it again) and reports the store's defect.
         let unmapped = inserted.first { result.remappedIdentifiers[$0.persistentIdentifier]?.isTemporary ?? true }
@@ -129,14 +159,39 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
         }
         return DataStoreAdapterSave(
             store: self, inserted: inserted.map(\.persistentIdentifier), remapped: result.remappedIdentifiers,
-            defect: defect)
+            reregisteredRows: reregisteredRows(of: result), defect: defect)
     }
 
     func deleteAllRows() throws {
-        try access.withLock { _ in try store.erase() }
+        try access.withLock { states in
+            states.related = [:]
+            try store.erase()
+        }
+    }
+
+    // MARK: - Contexts
+
+    /// Tells the store that the editing state ended, when it was told of it, and drops the related snapshots kept
+    /// for it.
+    func contextDidEnd(_ editingState: EditingState) {
+        access.withLock { states in
+            states.related[editingState.id] = nil
+            guard states.initialized.removeValue(forKey: editingState.id) != nil else { return }
+            store.invalidateState(for: editingState)
+        }
     }
 
     // MARK: - Internal
+
+    /// The editing state a request carries (the store's own for a request made for no context), which the store
+    /// is told of before its first request. Called with `access` held.
+    private func begin(_ editingState: EditingState?, in states: inout EditingStates) -> EditingState {
+        let state = editingState ?? ownEditingState
+        if states.initialized.updateValue(state, forKey: state.id) == nil {
+            store.initializeState(for: state)
+        }
+        return state
+    }
 
     /// The snapshots a request selects, in its order: the store filters and sorts what it can, and what it leaves
     /// (a selection by identifier or by relationship, rows left out, paging after an identifier) is applied here.
@@ -144,8 +199,13 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
     /// - Throws: `StoreCannotEvaluate` when the store prefers SwiftData to filter or sort in memory; the store's
     ///   own errors otherwise.
     private func snapshots(for request: StoreReadRequest) throws -> [DefaultSnapshot] {
-        var snapshots = try translatingPreferences {
-            try fetchedSnapshots(of: try modelType(of: request.entity), request)
+        var snapshots: [DefaultSnapshot]
+        if case .identifiers(let identifiers) = request.selection, request.filter == nil, request.sortOrder == nil {
+            snapshots = try self.snapshots(identifiedBy: identifiers, request)
+        } else {
+            snapshots = try translatingPreferences {
+                try fetchedSnapshots(of: try modelType(of: request.entity), request)
+            }
         }
         // A store may give snapshots of other entities too: only the entity's own and its subclasses' are rows of it.
         let names = Set(request.entity.hierarchyNames)
@@ -178,21 +238,150 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
         return Array(snapshots[start..<end])
     }
 
+    /// The snapshots of the models with some identifiers, for a read with no predicate and no sort: first those
+    /// the fetches of the request's editing state returned as related (each taken once), then those the store has
+    /// cached (`cachedSnapshots(for:editingState:)`), and only for the identifiers neither answered, the entity's
+    /// fetched snapshots.
+    ///
+    /// - Throws: like `snapshots(for:)`.
+    private func snapshots(identifiedBy identifiers: [PersistentIdentifier], _ request: StoreReadRequest) throws
+        -> [DefaultSnapshot]
+    {
+        var unique: Set<PersistentIdentifier> = []
+        let asked = identifiers.filter { unique.insert($0).inserted }
+        let (atHand, missing) = try access.withLock { states in
+            let editingState = begin(request.editingState, in: &states)
+            var atHand: [DefaultSnapshot] = []
+            var missing: [PersistentIdentifier] = []
+            for identifier in asked {
+                if let snapshot = states.related[editingState.id]?.removeValue(forKey: identifier) {
+                    atHand.append(snapshot)
+                } else {
+                    missing.append(identifier)
+                }
+            }
+            guard !missing.isEmpty else { return (atHand, missing) }
+            let cached = try store.cachedSnapshots(for: missing, editingState: editingState)
+            guard !cached.isEmpty else { return (atHand, missing) }
+            var rest: [PersistentIdentifier] = []
+            for identifier in missing {
+                if let snapshot = cached[identifier] {
+                    atHand.append(try Self.defaultSnapshot(of: snapshot))
+                } else {
+                    rest.append(identifier)
+                }
+            }
+            return (atHand, rest)
+        }
+        guard !missing.isEmpty else { return atHand }
+        let wanted = Set(missing)
+        let fetched = try translatingPreferences {
+            try fetchedSnapshots(of: try modelType(of: request.entity), request)
+        }
+        return atHand + fetched.filter { wanted.contains($0.persistentIdentifier) }
+    }
+
+    /// The snapshots the store fetches for a request. The related snapshots it returns with them are kept for
+    /// the request's editing state, for its reads by identifier (see `snapshots(identifiedBy:_:)`).
     private func fetchedSnapshots<T: PersistentModel>(of type: T.Type, _ request: StoreReadRequest) throws
         -> [DefaultSnapshot]
     {
-        let fetch = DataStoreFetchRequest(
-            descriptor: Self.descriptor(of: T.self, for: request), editingState: request.editingState ?? .init())
-        let result = try access.withLock { _ in try store.fetch(fetch) }
-        return try result.fetchedSnapshots.map { try Self.defaultSnapshot(of: $0) }
+        let fetched = try access.withLock { states in
+            let editingState = begin(request.editingState, in: &states)
+            let fetch = DataStoreFetchRequest(
+                descriptor: Self.descriptor(of: T.self, for: request), editingState: editingState)
+            let result = try store.fetch(fetch)
+            // Reads made for no context have no context to keep them for.
+            if request.editingState != nil, !result.relatedSnapshots.isEmpty {
+                var kept = states.related[editingState.id] ?? [:]
+                for snapshot in result.relatedSnapshots.values
+                where entitiesByName[snapshot.persistentIdentifier.entityName] != nil {
+                    kept[snapshot.persistentIdentifier] = try Self.defaultSnapshot(of: snapshot)
+                }
+                states.related[editingState.id] = kept
+            }
+            return result.fetchedSnapshots
+        }
+        return try fetched.map { try Self.defaultSnapshot(of: $0) }
     }
 
     private func identifiers<T: PersistentModel>(of type: T.Type, _ request: StoreReadRequest) throws
         -> [PersistentIdentifier]
     {
-        let fetch = DataStoreFetchRequest(
-            descriptor: Self.descriptor(of: T.self, for: request), editingState: request.editingState ?? .init())
-        return try access.withLock { _ in try store.fetchIdentifiers(fetch) }
+        try access.withLock { states in
+            let fetch = DataStoreFetchRequest(
+                descriptor: Self.descriptor(of: T.self, for: request),
+                editingState: begin(request.editingState, in: &states))
+            return try store.fetchIdentifiers(fetch)
+        }
+    }
+
+    /// Makes a save's request complete when it deletes models: no inserted or updated snapshot names a deleted
+    /// model, and every model that loses a deleted one from a relationship is sent as updated, its snapshot read
+    /// from the store (the context's own reads first) when the save does not update it already.
+    ///
+    /// A model loses a deleted one when the deleted model's relationship to it has the `.nullify` delete rule and
+    /// an inverse (`.cascade` deletes it too, `.deny` refused the save before, and `.noAction` leaves its
+    /// reference as it is, as its name says).
+    ///
+    /// - Throws: the store's own errors while reading the related models.
+    private func completingDeletions(
+        _ deleted: [Store.Snapshot], inserted: inout [Store.Snapshot], updated: inout [Store.Snapshot],
+        editingState: EditingState?
+    ) throws {
+        let deletedIDs = Set(deleted.map(\.persistentIdentifier))
+        func withoutDeleted(_ snapshot: Store.Snapshot) throws -> Store.Snapshot {
+            guard let cleared = try Self.defaultSnapshot(of: snapshot).removingReferences(to: deletedIDs) else {
+                return snapshot
+            }
+            return try Self.storeSnapshot(of: cleared)
+        }
+        inserted = try inserted.map(withoutDeleted)
+        updated = try updated.map(withoutDeleted)
+        var sent = deletedIDs.union(inserted.map(\.persistentIdentifier)).union(updated.map(\.persistentIdentifier))
+        var losing: [(entity: Schema.Entity, identifiers: [PersistentIdentifier])] = []
+        for snapshot in try deleted.map({ try Self.defaultSnapshot(of: $0) }) {
+            for property in snapshot.entity.persistedProperties {
+                guard let info = property.relationshipInfo, let destination = info.destination,
+                    info.declaration.deleteRule == .nullify, !info.inverseSides.isEmpty
+                else { continue }
+                let targets: [PersistentIdentifier] =
+                    switch snapshot.values[property.name] {
+                    case .toOne(let target?)?: [target]
+                    case .toMany(let targets)?: targets
+                    default: []
+                    }
+                let pending = targets.filter { sent.insert($0).inserted }
+                guard !pending.isEmpty else { continue }
+                if let position = losing.firstIndex(where: { $0.entity === destination }) {
+                    losing[position].identifiers += pending
+                } else {
+                    losing.append((destination, pending))
+                }
+            }
+        }
+        for (entity, identifiers) in losing {
+            var request = StoreReadRequest(entity: entity, selection: .identifiers(identifiers))
+            request.editingState = editingState
+            for snapshot in try snapshots(for: request) {
+                guard let cleared = snapshot.removingReferences(to: deletedIDs) else { continue }
+                updated.append(try Self.storeSnapshot(of: cleared))
+            }
+        }
+    }
+
+    /// The rows of the snapshots a save result reregisters, under the permanent identifiers of inserted models;
+    /// snapshots the container cannot read, or of entities the store does not hold, are left out.
+    private func reregisteredRows(of result: DataStoreSaveChangesResult<Store.Snapshot>) -> [DataStoreRow] {
+        result.snapshotsToReregister.values.compactMap { snapshot in
+            guard var snapshot = try? Self.defaultSnapshot(of: snapshot) else { return nil }
+            let identifier = snapshot.persistentIdentifier
+            snapshot = snapshot.copy(
+                persistentIdentifier: result.remappedIdentifiers[identifier] ?? identifier,
+                remappedIdentifiers: result.remappedIdentifiers)
+            guard let entity = entitiesByName[snapshot.persistentIdentifier.entityName] else { return nil }
+            return DataStoreRow(snapshot: snapshot, entity: entity)
+        }
     }
 
     /// The model type of an entity.
@@ -263,11 +452,28 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
     }
 
     /// A `DefaultSnapshot` as the store's own snapshot type.
-    private static func storeSnapshot(of snapshot: DefaultSnapshot, entity: Schema.Entity) throws -> Store.Snapshot {
+    private static func storeSnapshot(of snapshot: DefaultSnapshot) throws -> Store.Snapshot {
         if let snapshot = snapshot as? Store.Snapshot { return snapshot }
         return try JSONDecoder().decode(Store.Snapshot.self, from: JSONEncoder().encode(snapshot))
     }
+}
 
+/// What a custom store's adapter keeps per editing state, under its lock.
+private struct EditingStates {
+    /// The editing states the store was told of (`initializeState(for:)`) and not yet told have ended, by
+    /// identifier.
+    var initialized: [UUID: EditingState] = [:]
+    /// Snapshots of related models the fetches of each editing state returned, by editing state and identifier:
+    /// kept until a read by identifier of that state takes them, a save writes their models, or the state ends.
+    var related: [UUID: [PersistentIdentifier: DefaultSnapshot]] = [:]
+
+    /// Drops the kept related snapshots of some models, for every editing state.
+    mutating func forgetRelated(_ identifiers: Set<PersistentIdentifier>) {
+        guard !related.isEmpty, !identifiers.isEmpty else { return }
+        for state in related.keys {
+            for identifier in identifiers { related[state]?.removeValue(forKey: identifier) }
+        }
+    }
 }
 
 /// A predicate a custom store receives as it is.

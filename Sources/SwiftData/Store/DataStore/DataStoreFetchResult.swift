@@ -7,6 +7,12 @@ where ModelType: PersistentModel, SnapshotType: DataStoreSnapshot {
     public let fetchedSnapshots: [SnapshotType]
     /// Snapshots of models the fetched ones relate to, by identifier, so that their relationships can be followed
     /// without another fetch.
+    ///
+    /// SwiftData keeps them for the context that fetched, and the context's next read of such a model by
+    /// identifier (a to-one relationship's first access, `ModelContext.model(for:)`) takes the model's values from
+    /// its snapshot instead of asking the store. A snapshot is used once, and none is used after a save of its
+    /// model or once the context ends. A to-many relationship whose related models name their owner is still
+    /// read with a fetch of those models.
     public let relatedSnapshots: [PersistentIdentifier: SnapshotType]
 
     /// Creates the result of a fetch.

@@ -56,14 +56,17 @@ final class DataStoreAdapterSave: StoreSave {
     private let remapped: [PersistentIdentifier: PersistentIdentifier]
 
     let defect: SwiftDataError?
+    /// The snapshots the store reregistered (`DataStoreSaveChangesResult.snapshotsToReregister`), as rows.
+    let reregisteredRows: [any StoreRow]
 
     init(
         store: any ModelStore, inserted: [PersistentIdentifier], remapped: [PersistentIdentifier: PersistentIdentifier],
-        defect: SwiftDataError?
+        reregisteredRows: [DataStoreRow], defect: SwiftDataError?
     ) {
         self.store = store
         self.inserted = inserted
         self.remapped = remapped
+        self.reregisteredRows = reregisteredRows
         self.defect = defect
     }
 

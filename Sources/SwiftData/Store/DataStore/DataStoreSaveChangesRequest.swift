@@ -4,6 +4,10 @@ public struct DataStoreSaveChangesRequest<SnapshotType>: Sendable where Snapshot
     /// Snapshots of the models inserted since the last save, under temporary identifiers.
     public let inserted: [SnapshotType]
     /// Snapshots of the saved models that changed, with their current values.
+    ///
+    /// When the request deletes models, it also holds the saved models that lose a deleted one from a
+    /// relationship whose delete rule is `.nullify`, without it; no inserted or updated snapshot names a deleted
+    /// model.
     public let updated: [SnapshotType]
     /// Snapshots of the saved models that were deleted.
     public let deleted: [SnapshotType]

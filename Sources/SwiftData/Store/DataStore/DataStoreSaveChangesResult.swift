@@ -7,6 +7,10 @@ public final class DataStoreSaveChangesResult<T>: Sendable where T: DataStoreSna
     public let remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
     /// Snapshots whose values the store changed while saving (new identifiers, identifiers of related models,
     /// values the store computed), by identifier; SwiftData gives these values to the models.
+    ///
+    /// Once the save is applied, each model of the saving context with a snapshot's identifier (the permanent one,
+    /// for an inserted model) takes the snapshot's attribute values as its saved values: the model is not marked
+    /// changed, and its observers are told. Relationships are not taken from these snapshots.
     public let snapshotsToReregister: [PersistentIdentifier: T]
 
     /// Creates the result of a save.

@@ -76,6 +76,27 @@ public struct DefaultSnapshot: DataStoreSnapshot {
         self.entity = entity
         self.values = values
     }
+
+    /// The same snapshot with the given models taken out of its relationships (a to-one relationship to one of
+    /// them becomes nil), or nil when no relationship names one of them.
+    func removingReferences(to removed: Set<PersistentIdentifier>) -> DefaultSnapshot? {
+        var values = values
+        var isChanged = false
+        for (name, value) in values {
+            switch value {
+            case .toOne(let target?) where removed.contains(target):
+                values[name] = .toOne(nil)
+                isChanged = true
+            case .toMany(let targets) where targets.contains(where: removed.contains):
+                values[name] = .toMany(targets.filter { !removed.contains($0) })
+                isChanged = true
+            default:
+                continue
+            }
+        }
+        return isChanged
+            ? DefaultSnapshot(persistentIdentifier: persistentIdentifier, entity: entity, values: values) : nil
+    }
 }
 
 extension DefaultSnapshot: Codable {

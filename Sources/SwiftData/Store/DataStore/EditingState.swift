@@ -3,7 +3,8 @@ internal import Foundation
 /// The identity of one model context, as a data store sees it.
 ///
 /// Each request SwiftData makes of a store carries the editing state of the context that made it, so that a store
-/// can keep state per context (see ``DataStore/initializeState(for:)``) and record who made a change.
+/// can keep state per context and record who made a change. A store is told when a context starts using it
+/// (``DataStore/initializeState(for:)``) and when the context ends (``DataStore/invalidateState(for:)``).
 public struct EditingState: Identifiable, Sendable {
     /// The identifier of the context, the same for every request the context makes.
     public let id: UUID

@@ -97,9 +97,10 @@ extension SQLiteStore: ModelStore {
         }
     }
 
-    func links(of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier])
-        throws -> [(owner: PersistentIdentifier, target: PersistentIdentifier)]
-    {
+    func links(
+        of property: Schema.Entity.Property, owner entity: Schema.Entity, owners: [PersistentIdentifier],
+        editingState: EditingState?
+    ) throws -> [(owner: PersistentIdentifier, target: PersistentIdentifier)] {
         guard let info = property.relationshipInfo else { return [] }
         let ownerKeys = SQLiteKeySet(owners.compactMap(\.primaryKey))
         let sql: String
