@@ -119,4 +119,31 @@ extension ModelContext {
             }
         }
     }
+
+    /// The value an attribute has in a row of `entity` that holds one that can be read, the first in key order
+    /// among the first few; nil when there is none or the store cannot be read. What an attribute whose own row is
+    /// lost reads when SwiftData can make no value of its type (see `ModelStorage.unfetchedAttribute(at:)`).
+    func storedValue(of property: Schema.Entity.Property, in entity: Schema.Entity) -> Any? {
+        guard let store = try? container.store(for: entity) else { return nil }
+        return storedValue(of: property, in: entity, from: store)
+    }
+
+    private func storedValue<Store: ModelStore>(
+        of property: Schema.Entity.Property, in entity: Schema.Entity, from store: Store
+    ) -> Any? {
+        var request = StoreReadRequest(entity: entity)
+        request.properties = [property.index]
+        request.ordersByIdentifier = true
+        request.limit = 16
+        var rows: [Store.Row] = []
+        // Decoded once the read is over: decoding runs code of the app.
+        guard (try? store.readRows(request, { rows.append($0.retained()) })) != nil else { return nil }
+        for row in rows {
+            // A row of a subclass numbers its properties its own way.
+            let own = row.entity === entity ? property : row.entity.property(named: property.name) ?? property
+            guard row.holdsValue(of: own), let value = try? row.value(of: own) else { continue }
+            return value
+        }
+        return nil
+    }
 }

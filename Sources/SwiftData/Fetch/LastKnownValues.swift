@@ -56,7 +56,8 @@ final class LastKnownValues {
             return nil
         }
         let kept = row.map(keptSlots) ?? [:]
-        return entity.vanishedStandIn(identifier: row?.identifier ?? identifier.withEntityName(entity.name), kept: kept)
+        return entity.vanishedStandIn(
+            identifier: row?.identifier ?? identifier.withEntityName(entity.name), kept: kept, container: container)
     }
 
     /// What is kept of the row at a position of the fetch, or else of the row with an identifier that a kept

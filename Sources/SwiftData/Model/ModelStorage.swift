@@ -205,7 +205,7 @@ class ModelStorage {
         guard let destination = property.relationshipInfo?.destination, !property.isOptional else {
             return values[index]
         }
-        return destination.vanishedStandIn()
+        return destination.vanishedStandIn(container: context?.container ?? detachedContainer)
     }
 
     /// True when the relationship in a slot is not loaded: a to-one fault, or links that were not read yet.
