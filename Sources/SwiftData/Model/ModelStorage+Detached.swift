@@ -38,24 +38,24 @@ extension ModelStorage {
 
     /// The target of a to-one fault of a model in no context, read through a new context of its container (the
     /// container of the context that was released, or of the batched fetch that read `lastKnown`); when the
-    /// target's row is gone, the model of a vanished row that `lastKnown` makes of it, else `nil`. The target
-    /// belongs to no live context: it is read the same way in turn.
+    /// target's row is gone, the model of a vanished row that `lastKnown` makes of it, else `nil`; and whether that
+    /// is final (see `resolve`). The target belongs to no live context: it is read the same way in turn.
     final func detachedTarget(
         _ target: PersistentIdentifier, for property: Schema.Entity.Property, lastKnown: LastKnownValues?
-    ) -> Any {
-        let container = detachedContainer ?? lastKnown?.container
-        let read = container.flatMap { ModelContext($0).resolveModel(for: target) }
-        guard let model = read ?? lastKnown?.vanishedModel(for: target) else { return property.noneValue }
-        return property.isOptional ? property.wrapOptional(model) : model
+    ) -> (value: Any, isFinal: Bool) {
+        guard let container = detachedContainer ?? lastKnown?.container else { return (property.noneValue, true) }
+        return resolved(ModelContext(container).resolveTarget(target, lastKnown: lastKnown), for: property)
     }
 
     /// A relationship of a model whose context was released, read through a new context of its container and
-    /// kept, as a loaded relationship is. The related models are new instances that belong to no live context.
+    /// kept, as a loaded relationship is. The related models are new instances that belong to no live context. A
+    /// read the store failed keeps nothing, and this read finds no model: the next one tries again.
     final func detachedRelationship(at index: Int) -> Any {
         let property = entity.persistedProperties[index]
-        guard let detachedContainer else { return property.emptyRelationshipValue }
-        let reader = ModelContext(detachedContainer)
-        fillRelationship(at: index, with: reader.loadRelatedModels(of: self, property: property))
+        guard let detachedContainer,
+            let models = ModelContext(detachedContainer).loadRelatedModels(of: self, property: property)
+        else { return property.emptyRelationshipValue }
+        fillRelationship(at: index, with: models)
         return values[index]
     }
 }
