@@ -43,6 +43,9 @@ final class LastKnownValues {
         self.container = container
     }
 
+    /// The number of values kept, over every row: what a batched fetch holds beyond its identifiers and batches.
+    var keptValueCount: Int { values.count }
+
     // MARK: - Models of Vanished Rows
 
     /// A model of a row that is gone from the store: marked deleted, in no context, each kept property holding
