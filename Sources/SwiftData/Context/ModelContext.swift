@@ -190,11 +190,11 @@ public final class ModelContext {
     ///
     /// When the store cannot be read (an I/O error, a busy store, a stored value that does not fit its type), the
     /// result is the model of the row, which reads its values from the store on first access: a read that failed
-    /// is never taken for a deletion. When no such model exists (its row was deleted, by this context, another one or another process), the
-    /// result is a model of the identifier's entity that reads as deleted (`isDeleted` is true), whose attributes
-    /// read what those of a vanished row read (their declared defaults, else `nil`, else the empty value of their
-    /// types, else a value made of the type) and whose relationships are empty; check `isDeleted` or use
-    /// `registeredModel(for:)` and a fetch instead.
+    /// is never taken for a deletion. When no such model exists (its row was deleted, by this context, another one
+    /// or another process), the result is a model of the identifier's entity that reads as deleted (`isDeleted` is
+    /// true), whose attributes read what those of a vanished row read (their declared defaults, else `nil`, else
+    /// the empty value of their types, else a value made of the type) and whose relationships are empty; check
+    /// `isDeleted` or use `registeredModel(for:)` and a fetch instead.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         if let model = existingModel(for: persistentModelID) { return model }
         guard let entity = container.schema.modelEntitiesByName[persistentModelID.entityName] else {
