@@ -21,10 +21,12 @@ final class FetchGroup {
 
 extension ModelContext {
     /// Loads a relationship of a saved model that is not loaded yet, together with the same relationship of the
-    /// models that follow it in its fetch.
+    /// models that follow it in its fetch. A load the store fails leaves the relationship unloaded, for the next
+    /// read to try again.
     func loadRelationship(_ property: Schema.Entity.Property, of storage: ModelStorage) {
         guard loadForFetchGroup(property, of: storage) else {
-            storage.fillRelationship(at: property.index, with: loadRelatedModels(of: storage, property: property))
+            guard let models = loadRelatedModels(of: storage, property: property) else { return }
+            storage.fillRelationship(at: property.index, with: models)
             return
         }
     }
@@ -36,12 +38,9 @@ extension ModelContext {
     func loadForFetchGroup(_ property: Schema.Entity.Property, of storage: ModelStorage) -> Bool {
         let batch = fetchGroupBatch(of: storage, needing: property)
         guard batch.count > 1 else { return false }
-        do {
-            try prefetch(property, of: batch)
-        } catch {
-            // The store could not be read: this model's relationship is left empty, as a single load leaves it.
-            storage.fillRelationship(at: property.index, with: [])
-        }
+        // The store could not be read: the relationships it did not load are left unloaded, for the next read to
+        // try again, as a single load leaves them.
+        try? prefetch(property, of: batch)
         return true
     }
 

@@ -32,9 +32,11 @@ extension ModelActor {
     /// The actor's model context.
     public var modelContext: ModelContext { modelExecutor.modelContext }
 
-    /// The model with an identifier, from the actor's context or its store; nil when no such model exists.
+    /// The model with an identifier, from the actor's context or its store; nil when no such model exists. When the
+    /// store cannot be read, the model of the row, which reads its values on first access (see
+    /// `ModelContext.model(for:)`).
     public subscript<T>(id: PersistentIdentifier, as type: T.Type) -> T? where T: PersistentModel {
         if let registered: T = modelContext.registeredModel(for: id) { return registered }
-        return modelContext.resolveModel(for: id) as? T
+        return modelContext.existingModel(for: id) as? T
     }
 }

@@ -98,13 +98,91 @@ extension ModelContext {
     // MARK: - Internal
 
     /// The model with an identifier: registered, or loaded from its store; nil when no such row exists.
-    func resolveModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+    ///
+    /// - Throws: what reading the store throws (an I/O error, a busy store, a stored value that does not fit its
+    ///   type): the row may well exist, so a caller must never take the failure for a deletion (see
+    ///   `unreadModel(for:lastKnown:namesRowClass:)`).
+    func resolveModel(for identifier: PersistentIdentifier) throws -> (any PersistentModel)? {
         if let model = registeredModel(for: identifier) { return model }
         guard !identifier.isTemporary, let store = container.store(identifier: identifier.storeIdentifier),
             let entity = container.schema.modelEntitiesByName[identifier.entityName]
         else { return nil }
         let request = StoreReadRequest(entity: entity, selection: .identifiers([identifier]))
-        return try? readModels(request, from: store).first
+        return try readModels(request, from: store).first
+    }
+
+    /// The model with an identifier that names its row's class, as a model's `persistentModelID` does: as
+    /// `resolveModel(for:)` finds it, or, when the store cannot be read, a model of the row that loads its values on
+    /// first access (`unreadModel(for:lastKnown:namesRowClass:)`); nil when no such row exists.
+    func existingModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        do {
+            return try resolveModel(for: identifier)
+        } catch {
+            return unreadModel(for: identifier, namesRowClass: true)
+        }
+    }
+
+    /// What a to-one relationship's target resolves to: the model of its row (registered, or read now); else,
+    /// when the row is gone, the model of a vanished row that `lastKnown` makes of what a batched fetch kept.
+    func resolveTarget(_ target: PersistentIdentifier, lastKnown: LastKnownValues?) -> TargetResolution {
+        do {
+            if let model = try resolveModel(for: target) ?? lastKnown?.vanishedModel(for: target) {
+                return .model(model)
+            }
+            return .gone
+        } catch {
+            // The row was not read, so it is not known to be gone: it stays the target.
+            if let model = unreadModel(for: target, lastKnown: lastKnown, namesRowClass: false) {
+                return .model(model)
+            }
+            return .unreadable
+        }
+    }
+
+    /// What `resolveTarget(_:lastKnown:)` found.
+    enum TargetResolution {
+        /// The target's model.
+        case model(any PersistentModel)
+        /// The target's row is gone.
+        case gone
+        /// The store could not be read, and no model of the target could be made (its class is not known): the
+        /// relationship reads as having no target this time only, and the next read tries the store again.
+        case unreadable
+    }
+
+    /// A model, registered with this context, of a row the store failed to read: each attribute and relationship
+    /// loads from the store on first access (until then, those a batched fetch kept in `lastKnown` hold their
+    /// values), as after a fetch with `propertiesToFetch`, so a read that failed leaves the row there rather than
+    /// gone, and the next access tries the store again.
+    ///
+    /// Nil when the row's class is not known: the identifier names a class with subclasses, `namesRowClass` says
+    /// it may name a superclass of the row's (a to-one target's identifier names the relationship's destination),
+    /// and `lastKnown` kept nothing of the row; a model of the wrong class must not stand for it.
+    func unreadModel(for identifier: PersistentIdentifier, lastKnown: LastKnownValues? = nil, namesRowClass: Bool)
+        -> (any PersistentModel)?
+    {
+        if let lastKnown, let row = lastKnown.row(at: nil, identifier: identifier) {
+            return unloadedModel(of: row.entity, identifier: row.identifier, kept: lastKnown.keptSlots(of: row))
+        }
+        guard !identifier.isTemporary, let entity = container.schema.modelEntitiesByName[identifier.entityName],
+            namesRowClass || entity.hierarchyNames.count == 1
+        else { return nil }
+        return unloadedModel(of: entity, identifier: identifier)
+    }
+
+    /// A registered model of a row that was not read: the slots in `kept` hold their values, every other attribute
+    /// is left not fetched and every other relationship not loaded, so each loads from the store on first access.
+    func unloadedModel(of entity: Schema.Entity, identifier: PersistentIdentifier, kept: [Int: Any] = [:])
+        -> any PersistentModel
+    {
+        let slots = ModelSlots(count: entity.persistedProperties.count) { index -> Any in
+            if let value = kept[index] { return value }
+            let property = entity.persistedProperties[index]
+            if property.isRelationship { return ModelStorage.UnloadedRelationship() }
+            return property.codec == nil ? property.unstoredValue : ModelStorage.NotFetched()
+        }
+        holdsUnfetchedAttributes = true
+        return registerNewModel(entity: entity, identifier: identifier, slots: slots, isUnregistered: false)
     }
 
     /// Reads the attributes a partial fetch left out, all at once, when one of them is first accessed.
@@ -119,5 +197,32 @@ extension ModelContext {
                 storage.values[property.index] = value
             }
         }
+    }
+
+    /// The value an attribute has in a row of `entity` that holds one that can be read, the first in key order
+    /// among the first few; nil when there is none or the store cannot be read. What an attribute whose own row is
+    /// lost reads when SwiftData can make no value of its type (see `ModelStorage.unfetchedAttribute(at:)`).
+    func storedValue(of property: Schema.Entity.Property, in entity: Schema.Entity) -> Any? {
+        guard let store = try? container.store(for: entity) else { return nil }
+        return storedValue(of: property, in: entity, from: store)
+    }
+
+    private func storedValue<Store: ModelStore>(
+        of property: Schema.Entity.Property, in entity: Schema.Entity, from store: Store
+    ) -> Any? {
+        var request = StoreReadRequest(entity: entity)
+        request.properties = [property.index]
+        request.ordersByIdentifier = true
+        request.limit = 16
+        var rows: [Store.Row] = []
+        // Decoded once the read is over: decoding runs code of the app.
+        guard (try? store.readRows(request, { rows.append($0.retained()) })) != nil else { return nil }
+        for row in rows {
+            // A row of a subclass numbers its properties its own way.
+            let own = row.entity === entity ? property : row.entity.property(named: property.name) ?? property
+            guard row.holdsValue(of: own), let value = try? row.value(of: own) else { continue }
+            return value
+        }
+        return nil
     }
 }

@@ -2,12 +2,13 @@ extension ModelContext {
     // MARK: - Internal
 
     /// The models a relationship of a saved model refers to, read in one query for the related rows (two for
-    /// links the related rows do not hold).
-    func loadRelatedModels(of storage: ModelStorage, property: Schema.Entity.Property) -> [any PersistentModel] {
+    /// links the related rows do not hold); nil when the store could not be read, which says nothing of the links.
+    func loadRelatedModels(of storage: ModelStorage, property: Schema.Entity.Property) -> [any PersistentModel]? {
         guard !storage.identifier.isTemporary else { return [] }
         let identifier = storage.identifier
-        let groups = try? relatedModels(owners: [identifier], property: property, ownerEntity: storage.entity)
-        return groups?[identifier] ?? []
+        guard let groups = try? relatedModels(owners: [identifier], property: property, ownerEntity: storage.entity)
+        else { return nil }
+        return groups[identifier] ?? []
     }
 
     /// Loads one relationship of many models at once (prefetching): one query per 1,000 owners (two where the

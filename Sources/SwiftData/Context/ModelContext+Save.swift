@@ -63,8 +63,9 @@ extension ModelContext {
     ///   changes (nothing is written, but for another custom store's part as said above, and the context keeps its
     ///   pending changes), when a store is read-only, when a
     ///   changed model's row was deleted by another context or process since it was read, when a `.deny` rule
-    ///   applies, or when a to-many relationship holds fewer than `minimumModelCount` or more than
-    ///   `maximumModelCount` models.
+    ///   applies, when a to-many relationship holds fewer than `minimumModelCount` or more than
+    ///   `maximumModelCount` models, or when a relationship was changed while the store could not read its
+    ///   related models.
     public func save() throws {
         applyExternalChanges()
         guard hasChanges else { return }
@@ -72,6 +73,7 @@ extension ModelContext {
 
         let deletions = try deletionClosure()
         try validateRelationshipCounts(excluding: deletions)
+        try refuseRelationshipsChangedUnread(excluding: deletions)
         var groups = StoreChangeGroups(container: container, editingState: editingState)
         try groups.add(inserted: inserted.models)
         for model in changed.models where !deletions.contains(ObjectIdentifier(model)) {
@@ -237,6 +239,27 @@ extension ModelContext {
                     )
                 }
             }
+        }
+    }
+
+    /// Refuses to save a relationship changed while its stored links could not be read: a load the store failed
+    /// reads as no model (and leaves the slot unloaded), so a change made then was made to a relationship missing
+    /// its stored models, and saving it would unlink them (a join table is rewritten whole) or leave a one-to-one
+    /// linked twice. Such a change kept the unloaded marker as its value for a rollback.
+    ///
+    /// - Throws: `SwiftDataError.modelValidationFailure` naming the model and the relationship.
+    private func refuseRelationshipsChangedUnread(excluding deletions: OrderedModels) throws {
+        for (storage, slot, value) in savedValues where value is ModelStorage.UnloadedRelationship {
+            guard storage.changedSlots.contains(slot), let model = storage.model, !deletions.contains(model) else {
+                continue
+            }
+            let name = storage.entity.name + "." + storage.entity.persistedProperties[slot].name
+            throw SwiftDataError(
+                .modelValidationFailure,
+                "\(name) was changed while the store could not read its related models, so the change was made to "
+                    + "a relationship missing them; roll it back and make it again once the store can be read",
+                entityName: storage.entity.name
+            )
         }
     }
 

@@ -202,17 +202,20 @@ public final class ModelContext {
 
     /// The model with an identifier: the registered one, or one loaded from its store.
     ///
-    /// When no such model exists, the result is a model of the identifier's entity whose properties hold their
-    /// declared defaults; check `isDeleted` or use `registeredModel(for:)` and a fetch instead.
+    /// When the store cannot be read (an I/O error, a busy store, a stored value that does not fit its type), the
+    /// result is the model of the row, which reads its values from the store on first access: a read that failed
+    /// is never taken for a deletion. When no such model exists (its row was deleted, by this context, another one
+    /// or another process), the result is a model of the identifier's entity that reads as deleted (`isDeleted` is
+    /// true), whose attributes read what those of a vanished row read (their declared defaults, else `nil`, else
+    /// the empty value of their types, else a value made of the type) and whose relationships are empty; check
+    /// `isDeleted` or use `registeredModel(for:)` and a fetch instead.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
-        if let model = resolveModel(for: persistentModelID) { return model }
+        if let model = existingModel(for: persistentModelID) { return model }
         guard let entity = container.schema.modelEntitiesByName[persistentModelID.entityName] else {
             preconditionFailure("\(persistentModelID) belongs to no entity of this context's container")
         }
-        let slots = ModelSlots(count: entity.persistedProperties.count) { entity.persistedProperties[$0].unstoredValue }
-        let (model, storage) = entity.makeModel(identifier: persistentModelID, slots: slots)
-        storage.context = self
-        storage.isDeleted = true
+        let model = entity.vanishedStandIn(identifier: persistentModelID, container: container)
+        model.storage.context = self
         return model
     }
 

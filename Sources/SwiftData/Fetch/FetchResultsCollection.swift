@@ -139,9 +139,11 @@ extension ModelContext {
                 }
             } catch {
                 for (identifier, position) in wanted {
+                    // The row's own class, when a hierarchy's table was read.
+                    let kept = lastKnown.row(at: position, identifier: identifier)
                     byIdentifier[identifier] = unloadedModel(
-                        of: entity, identifier: identifier, kept: lastKnown.row(at: position, identifier: identifier),
-                        lastKnown: lastKnown)
+                        of: kept?.entity ?? entity, identifier: kept?.identifier ?? identifier,
+                        kept: kept.map(lastKnown.keptSlots) ?? [:])
                 }
             }
         }
@@ -154,26 +156,5 @@ extension ModelContext {
             }
             return model
         }
-    }
-
-    /// A registered model of a row that could not be read: the properties `lastKnown` kept hold the values read
-    /// with the identifiers, and every other attribute is left not fetched and every other relationship not
-    /// loaded, so each loads from the store on first access.
-    private func unloadedModel(
-        of entity: Schema.Entity, identifier: PersistentIdentifier, kept: LastKnownValues.Row?,
-        lastKnown: LastKnownValues
-    ) -> any PersistentModel {
-        // The row's own class, when a hierarchy's table was read.
-        let entity = kept?.entity ?? entity
-        let keptSlots = kept.map(lastKnown.keptSlots) ?? [:]
-        let slots = ModelSlots(count: entity.persistedProperties.count) { index -> Any in
-            if let value = keptSlots[index] { return value }
-            let property = entity.persistedProperties[index]
-            if property.isRelationship { return ModelStorage.UnloadedRelationship() }
-            return property.codec == nil ? property.unstoredValue : ModelStorage.NotFetched()
-        }
-        holdsUnfetchedAttributes = true
-        return registerNewModel(
-            entity: entity, identifier: kept?.identifier ?? identifier, slots: slots, isUnregistered: false)
     }
 }

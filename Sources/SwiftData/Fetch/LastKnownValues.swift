@@ -43,6 +43,9 @@ final class LastKnownValues {
         self.container = container
     }
 
+    /// The number of values kept, over every row: what a batched fetch holds beyond its identifiers and batches.
+    var keptValueCount: Int { values.count }
+
     // MARK: - Models of Vanished Rows
 
     /// A model of a row that is gone from the store: marked deleted, in no context, each kept property holding
@@ -56,7 +59,8 @@ final class LastKnownValues {
             return nil
         }
         let kept = row.map(keptSlots) ?? [:]
-        return entity.vanishedStandIn(identifier: row?.identifier ?? identifier.withEntityName(entity.name), kept: kept)
+        return entity.vanishedStandIn(
+            identifier: row?.identifier ?? identifier.withEntityName(entity.name), kept: kept, container: container)
     }
 
     /// What is kept of the row at a position of the fetch, or else of the row with an identifier that a kept

@@ -13,50 +13,49 @@ extension ModelStorage {
 
     /// The value of an attribute a fetch with `propertiesToFetch` left out, read now: through the model's context,
     /// or through its container when the context was released. When the row is gone (deleted by another context
-    /// or process) or cannot be read, the attribute reads its placeholder (`Schema.Entity.Property.placeholderValue`)
-    /// and is not marked loaded, so a later read tries the store again.
+    /// or process) or cannot be read, the attribute reads its stand-in value (`Schema.Entity.Property.standInValue`:
+    /// its placeholder, else a value SwiftData makes of its type) and is not marked loaded, so a later read tries the
+    /// store again.
+    ///
+    /// A type SwiftData can make no value of (a class, or a type holding references, that neither its coding nor
+    /// its transformer makes from no data) reads the value another row of the entity holds, the first in key order
+    /// that can be read: a value of the type the app made, which beats stopping. Only when no row holds one does
+    /// the read stop the program, with a message naming the property: no value of its type exists to return.
     final func unfetchedAttribute(at index: Int) -> Any {
-        if let context {
-            context.loadUnfetchedAttributes(of: self)
-        } else if let detachedContainer {
-            ModelContext(detachedContainer).loadUnfetchedAttributes(of: self)
-        }
+        let reader = context ?? detachedContainer.map { ModelContext($0) }
+        reader?.loadUnfetchedAttributes(of: self)
         let current = values[index]
         guard current is NotFetched else { return current }
         let property = entity.persistedProperties[index]
-        guard let placeholder = property.placeholderValue else {
-            // Unreachable while the store is consistent: a partial fetch reads every attribute without a
-            // placeholder, and a batched fetch keeps their values, and the targets of non-optional to-ones, for
-            // rows that vanish or cannot be read (see `LastKnownValues`). Left: a row a non-optional to-one refers
-            // to that was missing already when the fetch read the reference.
-            preconditionFailure(
-                "\(entity.name).\(property.name) cannot be read: its row is gone from the store, or holds a value "
-                    + "this program cannot read, and the property has no default value to stand in; give it a "
-                    + "default value or make it optional")
-        }
-        return placeholder
+        if let value = property.standInValue { return value }
+        if let value = reader?.storedValue(of: property, in: entity) { return value }
+        preconditionFailure(
+            "\(entity.name).\(property.name) cannot be read: its row is gone from the store, or cannot be read, "
+                + "SwiftData can make no value of \(property.valueType) (its transformer gives none for empty data, "
+                + "and it neither decodes from nothing nor is a small value type), and no other row of "
+                + "\(entity.name) holds one; give the property a default value or make it optional")
     }
 
     /// The target of a to-one fault of a model in no context, read through a new context of its container (the
     /// container of the context that was released, or of the batched fetch that read `lastKnown`); when the
-    /// target's row is gone, the model of a vanished row that `lastKnown` makes of it, else `nil`. The target
-    /// belongs to no live context: it is read the same way in turn.
+    /// target's row is gone, the model of a vanished row that `lastKnown` makes of it, else `nil`; and whether that
+    /// is final (see `resolve`). The target belongs to no live context: it is read the same way in turn.
     final func detachedTarget(
         _ target: PersistentIdentifier, for property: Schema.Entity.Property, lastKnown: LastKnownValues?
-    ) -> Any {
-        let container = detachedContainer ?? lastKnown?.container
-        let read = container.flatMap { ModelContext($0).resolveModel(for: target) }
-        guard let model = read ?? lastKnown?.vanishedModel(for: target) else { return property.noneValue }
-        return property.isOptional ? property.wrapOptional(model) : model
+    ) -> (value: Any, isFinal: Bool) {
+        guard let container = detachedContainer ?? lastKnown?.container else { return (property.noneValue, true) }
+        return resolved(ModelContext(container).resolveTarget(target, lastKnown: lastKnown), for: property)
     }
 
     /// A relationship of a model whose context was released, read through a new context of its container and
-    /// kept, as a loaded relationship is. The related models are new instances that belong to no live context.
+    /// kept, as a loaded relationship is. The related models are new instances that belong to no live context. A
+    /// read the store failed keeps nothing, and this read finds no model: the next one tries again.
     final func detachedRelationship(at index: Int) -> Any {
         let property = entity.persistedProperties[index]
-        guard let detachedContainer else { return property.emptyRelationshipValue }
-        let reader = ModelContext(detachedContainer)
-        fillRelationship(at: index, with: reader.loadRelatedModels(of: self, property: property))
+        guard let detachedContainer,
+            let models = ModelContext(detachedContainer).loadRelatedModels(of: self, property: property)
+        else { return property.emptyRelationshipValue }
+        fillRelationship(at: index, with: models)
         return values[index]
     }
 }

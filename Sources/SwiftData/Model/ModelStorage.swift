@@ -169,8 +169,8 @@ class ModelStorage {
         else { return current }
         switch current {
         case let fault as ToOneFault:
-            let loaded = resolve(fault, for: entity.persistedProperties[index])
-            values[index] = loaded
+            let (loaded, isFinal) = resolve(fault, for: entity.persistedProperties[index])
+            if isFinal { values[index] = loaded }
             return loaded
         case is UnloadedRelationship:
             return loadRelationship(index)
@@ -205,7 +205,7 @@ class ModelStorage {
         guard let destination = property.relationshipInfo?.destination, !property.isOptional else {
             return values[index]
         }
-        return destination.vanishedStandIn()
+        return destination.vanishedStandIn(container: context?.container ?? detachedContainer)
     }
 
     /// True when the relationship in a slot is not loaded: a to-one fault, or links that were not read yet.
@@ -213,23 +213,35 @@ class ModelStorage {
         values.holds(ToOneFault.self, at: index) || values.holds(UnloadedRelationship.self, at: index)
     }
 
-    private func resolve(_ fault: ToOneFault, for property: Schema.Entity.Property) -> Any {
-        guard let target = fault.target else { return property.noneValue }
+    /// The value a to-one fault resolves to, and whether it is final, to be kept in the slot. A read the store
+    /// failed is not final: the target is not known to be gone (see `ModelContext.resolveTarget(_:lastKnown:)`).
+    private func resolve(_ fault: ToOneFault, for property: Schema.Entity.Property) -> (value: Any, isFinal: Bool) {
+        guard let target = fault.target else { return (property.noneValue, true) }
         guard let context else { return detachedTarget(target, for: property, lastKnown: fault.lastKnown) }
         if fetchGroup != nil, context.registered[target] == nil {
             context.loadForFetchGroup(property, of: self)
         }
-        guard let model = context.resolveModel(for: target) ?? fault.lastKnown?.vanishedModel(for: target) else {
-            return property.noneValue
+        return resolved(context.resolveTarget(target, lastKnown: fault.lastKnown), for: property)
+    }
+
+    /// The slot value of a to-one relationship whose target resolved as `resolution` says, and whether it is final.
+    final func resolved(_ resolution: ModelContext.TargetResolution, for property: Schema.Entity.Property)
+        -> (value: Any, isFinal: Bool)
+    {
+        switch resolution {
+        case .model(let model): (property.isOptional ? property.wrapOptional(model) : model, true)
+        case .gone: (property.noneValue, true)
+        case .unreadable: (property.noneValue, false)
         }
-        return property.isOptional ? property.wrapOptional(model) : model
     }
 
     private func loadRelationship(_ index: Int) -> Any {
         let property = entity.persistedProperties[index]
         guard let context else { return detachedRelationship(at: index) }
         context.loadRelationship(property, of: self)
-        return values[index]
+        // A load the store failed leaves the relationship unloaded, for the next read to try again: this read finds
+        // no model.
+        return isUnloadedRelationship(at: index) ? property.emptyRelationshipValue : values[index]
     }
 
     // MARK: - Writing

@@ -7,7 +7,9 @@ extension Schema.Entity.Property {
     /// zero `Decimal`, the all-zero `UUID`, `about:blank` for a `URL`, an empty array or dictionary stored as JSON,
     /// the case of the empty raw value, a composite of such fields), or the first case of a `CaseIterable`
     /// enumeration. Nil when the type has no such value (an enumeration with no case for the empty raw value that
-    /// is not `CaseIterable`, a transformed value): a fetch with `propertiesToFetch` always reads such attributes.
+    /// is not `CaseIterable`, a transformed value, a value stored as JSON that `[]` and `{}` are not): a fetch with
+    /// `propertiesToFetch` always reads such attributes, and a batched fetch keeps their values (`LastKnownValues`);
+    /// where nothing was kept, `standInValue` makes one.
     ///
     /// Computed on each use: it is needed only when a row is gone, and once per left-out attribute of a partial
     /// fetch.
@@ -41,26 +43,62 @@ extension Schema.Entity.Property {
         return nil
     }
 
+    /// The value an attribute reads in a model whose row is gone, or cannot be read, when nothing read from the row
+    /// was kept: its placeholder, else `substituteValue`. Nil only for a type SwiftData can make no value of.
+    var standInValue: Any? { placeholderValue ?? substituteValue }
+
+    /// A value of an attribute whose type has no empty value, made without stored data: what its transformer gives
+    /// for no data (`nil`, then empty `Data`), when that is a value of the attribute's type; else `madeValue(of:)`
+    /// of the type (the first declared case of an enumeration with raw values, a `Decodable` value decoded from
+    /// nothing, the zero of a small type holding no references). Nil for a type none of these gives a value of: a
+    /// class, or a type holding references, whose coding (or transformer) refuses empty input.
+    ///
+    /// Runs code of the app (a transformer, `init(rawValue:)`, `init(from:)`), so never while a store holds a
+    /// connection.
+    var substituteValue: Any? {
+        guard let codec, !isRelationship else { return nil }
+        if case .transformed(let box) = codec {
+            for input in [nil, Data()] as [Any?] {
+                guard let value = box.transformer.reverseTransformedValue(input), isValue(value, of: valueType)
+                else { continue }
+                return value
+            }
+        }
+        return madeValue(of: valueType)
+    }
+
     /// The first of a type's cases.
     private func firstCase<Cases: CaseIterable>(of type: Cases.Type) -> Any? { type.allCases.first }
+
+    /// True when `value` is a value of `type`.
+    private func isValue<Value>(_ value: Any, of type: Value.Type) -> Bool { value is Value }
 }
 
 extension Schema.Entity {
     /// A model standing for a row of this entity that is gone, when something must be read in its place (a row a
     /// batched fetch found gone, the target of a non-optional to-one relationship that was deleted): marked
-    /// deleted, in no context, each slot holding what `kept` gives for it, else each attribute its placeholder
-    /// (`Schema.Entity.Property.placeholderValue`), or left not fetched when it has none, and each relationship
-    /// empty (a non-optional to-one reads a stand-in of its own target in turn).
-    func vanishedStandIn(identifier: PersistentIdentifier? = nil, kept: [Int: Any] = [:]) -> any PersistentModel {
+    /// deleted, in no context, each slot holding what `kept` gives for it, else each attribute its stand-in value
+    /// (`Schema.Entity.Property.standInValue`), and each relationship empty (a non-optional to-one reads a stand-in
+    /// of its own target in turn).
+    ///
+    /// An attribute of a type SwiftData can make no value of is left not fetched, and the model keeps `container`:
+    /// reading it reads the value another row of the entity holds (see `ModelStorage.unfetchedAttribute(at:)`).
+    func vanishedStandIn(
+        identifier: PersistentIdentifier? = nil, kept: [Int: Any] = [:], container: ModelContainer?
+    ) -> any PersistentModel {
         let properties = persistedProperties
+        var holdsUnfetched = false
         let slots = ModelSlots(count: properties.count) { index -> Any in
             if let value = kept[index] { return value }
             let property = properties[index]
             if property.isRelationship { return property.emptyRelationshipValue }
-            return property.placeholderValue ?? ModelStorage.NotFetched()
+            if let value = property.standInValue { return value }
+            holdsUnfetched = true
+            return ModelStorage.NotFetched()
         }
         let (model, storage) = makeModel(identifier: identifier ?? .temporary(of: self), slots: slots)
         storage.isDeleted = true
+        if holdsUnfetched { storage.detachedContainer = container }
         return model
     }
 }

@@ -117,6 +117,9 @@ struct SQLiteRow: StoreRow {
         }
     }
 
+    /// The number of column values the row holds once retained: what its read loaded.
+    var heldValueCount: Int { fetched?.count ?? source.layout.columns.count }
+
     func retained() -> SQLiteRow {
         guard statement != nil else { return self }
         let copied = FetchedRow(

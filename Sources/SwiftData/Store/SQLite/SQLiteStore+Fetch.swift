@@ -11,39 +11,59 @@ struct SQLQuery {
 struct FetchedRow {
     let primaryKey: Int64
     let values: RowValues
-    /// The properties whose columns were read, or nil when all were; the others hold NULL placeholders.
+    /// The properties whose columns were read, or nil when all were; the others read NULL.
     var loadedProperties: Set<Int>? = nil
 }
 
 /// The column values of one fetched row: a window on an array that holds many rows of the fetch, so a fetch
 /// allocates an array per chunk of rows rather than one per row.
+///
+/// A row read for some properties only holds the columns it read, in layout order, and finds each column of the
+/// layout among them through `indexByColumn`, which every row of the read shares: a read of one column of a wide
+/// table holds one value per row, not one per column.
 struct RowValues {
     private let all: [SQLValue]
     private let start: Int
+    /// The number of values the row holds: one per column it read.
     let count: Int
+    /// The index among the row's values of each column of the layout, by position, or -1 for a column the read
+    /// left out (which reads NULL); nil when the row holds every column, in layout order.
+    private let indexByColumn: [Int]?
 
     /// The values of a row read on its own.
-    init(_ values: [SQLValue]) {
-        self.init(all: values, start: 0, count: values.count)
+    init(_ values: [SQLValue], indexByColumn: [Int]? = nil) {
+        self.init(all: values, start: 0, count: values.count, indexByColumn: indexByColumn)
     }
 
     /// The `count` values from `start` on of an array holding several rows.
-    init(all: [SQLValue], start: Int, count: Int) {
+    init(all: [SQLValue], start: Int, count: Int, indexByColumn: [Int]? = nil) {
         self.all = all
         self.start = start
         self.count = count
+        self.indexByColumn = indexByColumn
     }
 
-    /// The value at a column position.
-    subscript(position: Int) -> SQLValue { all[start + position] }
-
-    /// The values at a range of column positions (a composite attribute's).
-    subscript(positions: Range<Int>) -> ArraySlice<SQLValue> {
-        all[(start + positions.lowerBound)..<(start + positions.upperBound)]
+    /// The value at a column position of the layout.
+    subscript(position: Int) -> SQLValue {
+        guard let index = index(ofColumn: position) else { return .null }
+        return all[start + index]
     }
 
-    /// The row's values as an array of their own.
-    var array: [SQLValue] { Array(all[start..<(start + count)]) }
+    /// The index among the row's values of the column at a position of the layout, or nil when the read left it
+    /// out.
+    func index(ofColumn position: Int) -> Int? {
+        guard let indexByColumn else { return position }
+        let index = indexByColumn[position]
+        return index < 0 ? nil : index
+    }
+
+    /// The row's values, one per column it read.
+    var stored: [SQLValue] { Array(all[start..<(start + count)]) }
+
+    /// The row holding other values of the same columns, one per column it read, in the same order.
+    func replacingStored(with values: [SQLValue]) -> RowValues {
+        RowValues(values, indexByColumn: indexByColumn)
+    }
 }
 
 extension SQLiteStore {
@@ -81,10 +101,18 @@ extension SQLiteStore {
         let loaded = properties.map { requested in
             Set(positions.map { layout.columns[$0].propertyIndex }).union(requested)
         }
+        // A row holds the columns it read alone: a row read for one property of a wide table, as a batched fetch
+        // reads the values it keeps, takes one value, not one per column.
+        let indexByColumn: [Int]? =
+            properties == nil
+            ? nil
+            : positions.enumerated().reduce(into: Array(repeating: -1, count: layout.columns.count)) {
+                $0[$1.element] = $1.offset
+            }
         // Rows' values go into shared arrays, `width` values per row in `layout.columns` order, a chunk of rows per
         // array: one array for the whole fetch was copied each time it grew, a tenth of reading 100,000 rows.
         // Chunks start small, so a short fetch allocates little.
-        let width = layout.columns.count
+        let width = positions.count
         var rows: [FetchedRow] = []
         var chunk: [SQLValue] = []
         var chunkKeys: [Int64] = []
@@ -94,7 +122,8 @@ extension SQLiteStore {
             for (row, key) in chunkKeys.enumerated() {
                 rows.append(
                     FetchedRow(
-                        primaryKey: key, values: RowValues(all: chunk, start: row * width, count: width),
+                        primaryKey: key,
+                        values: RowValues(all: chunk, start: row * width, count: width, indexByColumn: indexByColumn),
                         loadedProperties: loaded))
             }
             chunkKeys.removeAll(keepingCapacity: true)
@@ -104,15 +133,7 @@ extension SQLiteStore {
         }
         try forEachRow(entity: entity, query: query, positions: positions) { statement in
             chunkKeys.append(statement.int64(0))
-            if properties == nil {
-                for offset in 0..<width { chunk.append(statement.column(Int32(offset + 1))) }
-            } else {
-                let start = chunk.count
-                chunk.append(contentsOf: repeatElement(.null, count: width))
-                for (offset, position) in positions.enumerated() {
-                    chunk[start + position] = statement.column(Int32(offset + 1))
-                }
-            }
+            for offset in 0..<width { chunk.append(statement.column(Int32(offset + 1))) }
             if chunkKeys.count == chunkRows { takeChunk() }
         }
         if !chunkKeys.isEmpty { takeChunk() }
@@ -153,11 +174,13 @@ extension SQLiteStore {
         }
         guard !positions.isEmpty else { return rows }
         return try rows.map { row in
-            var values = row.values.array
+            var values = row.values.stored
             for position in positions {
-                guard let name = ExternalDataStore.fileName(in: values[position]) else { continue }
+                guard let index = row.values.index(ofColumn: position),
+                    let name = ExternalDataStore.fileName(in: values[index])
+                else { continue }
                 do {
-                    values[position] = .blob([UInt8](try external.read(name)))
+                    values[index] = .blob([UInt8](try external.read(name)))
                 } catch {
                     throw SwiftDataError(
                         .loadIssueModelContainer,
@@ -168,7 +191,8 @@ extension SQLiteStore {
                 }
             }
             return FetchedRow(
-                primaryKey: row.primaryKey, values: RowValues(values), loadedProperties: row.loadedProperties)
+                primaryKey: row.primaryKey, values: row.values.replacingStored(with: values),
+                loadedProperties: row.loadedProperties)
         }
     }
 
