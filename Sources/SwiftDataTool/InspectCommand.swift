@@ -9,7 +9,8 @@ enum InspectCommand {
 
         Describes a store: its identifier and schema version; each entity with its row count, attributes (type and
         options), relationships (destination, cardinality, inverse, delete rule, where the links are stored),
-        uniqueness constraints and indexes; the size of the store's files and of its external data.
+        uniqueness constraints and indexes; the size of the store's files and of its external data; how many
+        history transactions it keeps.
         Stores written before attribute and relationship details were recorded show their columns instead.
         """
 
@@ -21,12 +22,23 @@ enum InspectCommand {
         output.line("identifier: \(store.metadata["storeIdentifier"] ?? "unknown")")
         output.line("schema version: \(store.metadata["schemaVersion"] ?? schema.version)")
         output.line("files: \(try files(of: store))")
-        output.line("history: none (this version of SwiftData records no history)")
+        output.line("history: \(try history(of: store))")
         for entity in schema.entities.sorted(by: { $0.name < $1.name }) {
             output.line()
             try describe(entity, in: store, output: &output)
         }
         return 0
+    }
+
+    /// How many transactions the store's history holds, and their tokens.
+    private static func history(of store: StoreFile) throws -> String {
+        guard try store.tableNames().contains(StoreFile.historyTable) else { return "none recorded" }
+        let row = try store.rows(
+            "SELECT count(*), min(\"token\"), max(\"token\") FROM \(quotedIdentifier(StoreFile.historyTable))")
+        guard case .integer(let count) = row.first?[0], count > 0, case .integer(let first) = row[0][1],
+            case .integer(let last) = row[0][2]
+        else { return "no transactions" }
+        return "\(count) transaction\(count == 1 ? "" : "s"), tokens \(first)–\(last)"
     }
 
     private static func describe(_ entity: StoredSchema.Entity, in store: StoreFile, output: inout ToolOutput) throws {

@@ -12,6 +12,8 @@ import Testing
         #expect(lines[2] == "schema version: 1.0.0")
         #expect(lines[3].hasPrefix("files: outings.store "))
         #expect(lines[3].hasSuffix("external data 2 files \(2 * 200 * 1024) bytes"))
+        #expect(lines[4].hasPrefix("history: ") && lines[4].contains("transaction"))
+        #expect(!lines[4].contains("none"))
         let entities = output.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n")
         #expect(
             entities == """

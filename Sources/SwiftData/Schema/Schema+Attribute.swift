@@ -69,10 +69,8 @@ extension Schema {
             public static var spotlight: Option { Option(kind: .spotlight) }
             /// Stores the property's value in an encrypted form when synced.
             public static var allowsCloudEncryption: Option { Option(kind: .allowsCloudEncryption) }
-            /// Asks that the property's value be kept in the persistent history when the owning model is deleted.
-            ///
-            /// Accepted and kept in the schema, so that schemas declaring it load. OpenSwiftData records no
-            /// persistent history yet, so today the option changes nothing: a deleted model's values are gone.
+            /// Keeps the property's value in the persistent history when the owning model is deleted: the
+            /// deletion's ``HistoryTombstone`` holds it (see ``DefaultHistoryDelete/tombstone``).
             public static var preserveValueOnDeletion: Option { Option(kind: .preserveValueOnDeletion) }
             /// Tracks changes to this property but doesn't persist them.
             public static var ephemeral: Option { Option(kind: .ephemeral) }

@@ -99,6 +99,8 @@ package final class StoreFile {
 
     /// The name of the metadata table.
     package static var metadataTable: String { SQLiteStore.metadataTable }
+    /// The name of the table of history transactions, one row per save.
+    package static var historyTable: String { SQLiteHistory.tableName }
     /// The name of every table's primary-key column.
     package static var primaryKeyColumn: String { SQLiteTableLayout.primaryKey }
     /// The name of a hierarchy table's class column.
