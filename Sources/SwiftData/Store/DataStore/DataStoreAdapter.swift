@@ -44,6 +44,15 @@ final class DataStoreAdapter<Store: DataStore>: ModelStore, @unchecked Sendable 
     var allowsSave: Bool { true }
     var writesInTransaction: Bool { false }
 
+    /// Runs `body` with the store as a history provider, under the adapter's lock; nil when the store provides no
+    /// history (see DataStoreAdapter+History.swift).
+    func withHistoryProvider<Result>(_ body: (any HistoryProviding) throws -> Result?) throws -> Result? {
+        try access.withLock { _ in
+            guard let provider = store as? any HistoryProviding else { return nil }
+            return try body(provider)
+        }
+    }
+
     // MARK: - Translating
 
     /// The store receives the predicate as it is, in its fetch request's descriptor.
