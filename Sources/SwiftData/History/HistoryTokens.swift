@@ -21,8 +21,9 @@ struct HistoryTokens {
     }
 
     private mutating func collect(_ mirror: Mirror, depth: Int) {
-        // Predicates are shallow trees; the limit only guards against a value that refers to itself.
-        guard depth < 64 else { return }
+        // Predicates are shallow trees of values. A captured object is not walked: its stored properties are no
+        // part of the predicate's expressions, and a graph of objects could refer back to itself.
+        guard depth < 64, mirror.displayStyle != .class else { return }
         for child in mirror.children {
             if let token = child.value as? DefaultHistoryToken {
                 for (store, value) in token.tokenValue ?? [:] { places[store, default: []].append(value) }

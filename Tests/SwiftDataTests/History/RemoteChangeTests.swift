@@ -3,6 +3,16 @@ import Testing
 
 @testable import SwiftData
 
+@Model
+final class RCTag {
+    @Attribute(.unique) var label: String
+    var note: String
+    init(label: String, note: String) {
+        self.label = label
+        self.note = note
+    }
+}
+
 /// `ModelContainer.remoteChange`: posted for saves another process or container commits, not for the container's
 /// own.
 @Suite struct RemoteChangeTests {
@@ -85,4 +95,62 @@ import Testing
         try await _Concurrency.Task.sleep(for: .milliseconds(300))
         #expect(listener.received.count == 1)
     }
+
+    /// A multi-store save whose second part fails rolls the first store's part back, and SQLite gives its token again
+    /// to the next commit: that commit, another container's, must still be announced.
+    @Test func aRolledBackSavesTokenDoesNotHideAnotherContainersSave() async throws {
+        for _ in 0..<64 {
+            let directory = try TemporaryDirectory()
+            let trips = directory.store("trips.store")
+            let gadgets = directory.store("gadgets.store")
+            let container = try ModelContainer(
+                for: Trip.self, Gadget.self,
+                configurations: ModelConfiguration("trips", schema: Schema([Trip.self]), url: trips),
+                ModelConfiguration("gadgets", schema: Schema([Gadget.self]), url: gadgets))
+            let tripStore = try #require(container.stores.first { $0.name == "trips" } as? SQLiteStore)
+            let gadgetStore = try #require(container.stores.first { $0.name == "gadgets" } as? SQLiteStore)
+            // The trips store's part must be written first.
+            guard tripStore.identifier < gadgetStore.identifier else { continue }
+            let listener = Listener(container)
+            let context = ModelContext(container)
+            context.insert(Trip(name: "setup", destination: "-"))
+            context.insert(Gadget(name: "setup", serial: 0))
+            try context.save()
+            try runSQLite(
+                gadgets,
+                "CREATE TRIGGER refuse BEFORE INSERT ON Gadget WHEN NEW.name = 'boom' BEGIN SELECT RAISE(ABORT, 'no'); END;"
+            )
+            context.insert(Trip(name: "rome", destination: "Italy"))
+            context.insert(Gadget(name: "boom", serial: 1))
+            #expect(throws: SwiftDataError.self) { try context.save() }
+            let stale = tripStore.ownTransactions.withLock { $0 }
+
+            let other = ModelContext(try makeContainer(Trip.self, at: trips))
+            other.insert(Trip(name: "other", destination: "x"))
+            try other.save()
+            let newest = try #require(
+                try other.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: nil)).last)
+            #expect(
+                !stale.contains(newest.transactionIdentifier), "the rolled-back token is still noted as the store's own"
+            )
+            let tokens = try await listener.wait(for: newest.token)
+            #expect(tokens.contains(newest.token), "the other container's save was never announced")
+            return
+        }
+        Issue.record("no container with the trips store first")
+    }
+
+    /// A store in memory has no watch: its saves leave no notes behind.
+    @Test func aStoreNoOneWatchesKeepsNoNotesOfItsSaves() throws {
+        let container = try makeInMemoryContainer(RCTag.self)
+        let store = try #require(container.stores.first as? SQLiteStore)
+        let context = ModelContext(container)
+        for number in 0..<500 {
+            context.insert(RCTag(label: "t\(number)", note: ""))
+            try context.save()
+        }
+        #expect(
+            store.ownTransactions.withLock { $0.count } == 0, "noted: \(store.ownTransactions.withLock { $0.count })")
+    }
+
 }

@@ -20,6 +20,15 @@ enum SQLiteHistory {
                 + "\"process\" TEXT NOT NULL, \"changes\" BLOB NOT NULL)")
     }
 
+    /// The newest transaction's token, or 0 (also when the store has no history table).
+    static func newestToken(_ connection: SQLiteConnection) throws -> Int64 {
+        let table = try connection.statement("SELECT 1 FROM sqlite_schema WHERE \"name\" = ?1").rows([.text(tableName)])
+        guard !table.isEmpty else { return 0 }
+        let rows = try connection.statement("SELECT max(\"token\") FROM \(quoted(tableName))").rows()
+        if case .integer(let token) = rows.first?.first { return token }
+        return 0
+    }
+
     /// The attributes of an entity whose values a deletion keeps in history, in declaration order.
     static func preservedAttributes(of entity: Schema.Entity) -> [Schema.Entity.Property] {
         entity.persistedProperties.filter { property in
@@ -191,16 +200,6 @@ extension SQLiteStore: StoreHistory {
         ).execute([.text(SQLiteHistory.deletedThroughKey), .text(String(max(token, try deletedThrough(connection))))])
     }
 
-    /// The newest transaction's token, or 0.
-    func newestTransactionToken() throws -> Int64 {
-        try pool.read { connection in
-            guard try hasHistoryTable(connection) else { return 0 }
-            let rows = try connection.statement("SELECT max(\"token\") FROM \(quoted(SQLiteHistory.tableName))").rows()
-            if case .integer(let token) = rows.first?.first { return token }
-            return 0
-        }
-    }
-
     /// The tokens of the transactions after `token`, in order.
     func transactionTokens(after token: Int64) throws -> [Int64] {
         try pool.read { connection in
@@ -212,14 +211,25 @@ extension SQLiteStore: StoreHistory {
     }
 
     /// Notes a transaction this store object is saving, before it commits, so its watch does not take it for
-    /// someone else's; a rolled-back save's token is never given again, so it needs no removal.
+    /// someone else's: once committed, the watch may see it at any moment. Only a watched store keeps the note.
     func noteOwnTransaction(_ token: Int64) {
+        guard isWatched.withLock({ $0 }) else { return }
         ownTransactions.withLock { _ = $0.insert(token) }
     }
 
-    /// True, forgetting it, when this store object saved the transaction.
-    func takeOwnTransaction(_ token: Int64) -> Bool {
-        ownTransactions.withLock { $0.remove(token) != nil }
+    /// Forgets a note of `noteOwnTransaction(_:)`: the save rolled back, and its token may be given again.
+    func forgetOwnTransaction(_ token: Int64) {
+        ownTransactions.withLock { _ = $0.remove(token) }
+    }
+
+    /// True when some of the tokens (in order) are of transactions this store object did not save; forgets the
+    /// notes of the others, and of every older token.
+    func takeOwnTransactions(_ tokens: [Int64]) -> Bool {
+        ownTransactions.withLock { own in
+            let foreign = tokens.contains { !own.contains($0) }
+            if let last = tokens.last { own = own.filter { $0 > last } }
+            return foreign
+        }
     }
 
     func watchRemoteChanges(_ onChange: @escaping @Sendable (Int64) -> Void) -> (any StoreChangeWatch)? {

@@ -39,6 +39,9 @@ final class SQLiteStoreSave: StoreSave {
     private let files: ExternalFileChanges
     private let removesObsoleteFiles: Bool
     private var isOpen = true
+    /// The token of the history transaction the save recorded: noted as the store's own until the commit, and
+    /// forgotten when the save rolls back, which gives the token back.
+    private let recordedToken: Int64?
     /// The scope of the last entity whose inserted model was given its identifier: a save's inserted models come
     /// grouped by entity, so their identifiers share a few scopes.
     private var lastScope: (entity: ObjectIdentifier, scope: IdentifierScope)?
@@ -73,7 +76,8 @@ final class SQLiteStoreSave: StoreSave {
             throw Self.failure(error, store: store, entityName: writer.currentEntityName)
         }
         insertedKeys = writer.insertedKeys
-        if let token = writer.recordedToken { store.noteOwnTransaction(token) }
+        recordedToken = writer.recordedToken
+        if let recordedToken { store.noteOwnTransaction(recordedToken) }
     }
 
     var store: any ModelStore { sqliteStore }
@@ -100,6 +104,7 @@ final class SQLiteStoreSave: StoreSave {
         do {
             try connection.commit(transaction)
         } catch {
+            if let recordedToken { sqliteStore.forgetOwnTransaction(recordedToken) }
             sqliteStore.external?.remove(files.written)
             throw Self.failure(error, store: sqliteStore, entityName: nil)
         }
@@ -111,6 +116,7 @@ final class SQLiteStoreSave: StoreSave {
         guard isOpen else { return }
         isOpen = false
         connection.rollBack(transaction)
+        if let recordedToken { sqliteStore.forgetOwnTransaction(recordedToken) }
         sqliteStore.external?.remove(files.written)
         sqliteStore.pool.releaseWriter()
     }

@@ -16,8 +16,11 @@ final class SQLiteStore: Sendable {
     /// True for the store a custom migration stage's contexts use, whose new required columns may still be empty.
     let isMigrationStore: Bool
     /// The tokens of history transactions this store object saved that its watch has not seen yet (see
-    /// `watchRemoteChanges(_:)`).
+    /// `watchRemoteChanges(_:)`), and whether it is watched at all.
     let ownTransactions = Locked<Set<Int64>>([])
+    let isWatched = Locked(false)
+    /// The newest history token when the store opened, read with the connection the opening used.
+    let historyTokenAtOpen: Int64
     /// True when a save can give each inserted model its key as it writes the model's row: no row refers to
     /// another (no relationships) and no key depends on a uniqueness constraint. Otherwise every key is given
     /// before the first row is written (see `SQLiteSaveWriter.write(_:)`).
@@ -81,6 +84,7 @@ final class SQLiteStore: Sendable {
                 guard configuration.allowsSave, let model = existing["model"].flatMap({ try? StoredSchema.decoded($0) })
                 else {
                     try Self.checkSchema(stored: storedSchema, expected: expectedSchema, path: path)
+                    historyTokenAtOpen = (try? SQLiteHistory.newestToken(pool.writer)) ?? 0
                     return
                 }
                 var stored = model
@@ -111,6 +115,7 @@ final class SQLiteStore: Sendable {
             )
         }
         if configuration.allowsSave { try SQLiteHistory.prepare(pool.writer) }
+        historyTokenAtOpen = (try? SQLiteHistory.newestToken(pool.writer)) ?? 0
         if configuration.allowsSave && !configuration.isStoredInMemoryOnly {
             try pool.writer.execute("PRAGMA journal_mode = WAL")
             removeOrphanedExternalFiles()
@@ -176,6 +181,7 @@ final class SQLiteStore: Sendable {
         self.identifier = identifier
         self.pool = SQLiteConnectionPool(sharing: connection)
         self.isMigrationStore = true
+        self.historyTokenAtOpen = 0
         self.external = configuration.isStoredInMemoryOnly ? nil : ExternalDataStore(storeURL: configuration.url)
     }
 
