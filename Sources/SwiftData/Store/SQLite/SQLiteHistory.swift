@@ -20,10 +20,14 @@ enum SQLiteHistory {
                 + "\"process\" TEXT NOT NULL, \"changes\" BLOB NOT NULL)")
     }
 
+    /// True when the store has the history table.
+    static func exists(_ connection: SQLiteConnection) throws -> Bool {
+        try !connection.statement("SELECT 1 FROM sqlite_schema WHERE \"name\" = ?1").rows([.text(tableName)]).isEmpty
+    }
+
     /// The newest transaction's token, or 0 (also when the store has no history table).
     static func newestToken(_ connection: SQLiteConnection) throws -> Int64 {
-        let table = try connection.statement("SELECT 1 FROM sqlite_schema WHERE \"name\" = ?1").rows([.text(tableName)])
-        guard !table.isEmpty else { return 0 }
+        guard try exists(connection) else { return 0 }
         let rows = try connection.statement("SELECT max(\"token\") FROM \(quoted(tableName))").rows()
         if case .integer(let token) = rows.first?.first { return token }
         return 0
@@ -237,8 +241,7 @@ extension SQLiteStore: StoreHistory {
     }
 
     private func hasHistoryTable(_ connection: SQLiteConnection) throws -> Bool {
-        try !connection.statement("SELECT 1 FROM sqlite_schema WHERE \"name\" = ?1")
-            .rows([.text(SQLiteHistory.tableName)]).isEmpty
+        try SQLiteHistory.exists(connection)
     }
 
     /// The greatest token whose transaction was deleted, or 0.

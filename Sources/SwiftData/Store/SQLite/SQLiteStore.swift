@@ -114,7 +114,8 @@ final class SQLiteStore: Sendable {
                 path: path
             )
         }
-        if configuration.allowsSave { try SQLiteHistory.prepare(pool.writer) }
+        // A store opened read-only, or made before history, may lack the table; a read-only one keeps lacking it.
+        if configuration.allowsSave, try !SQLiteHistory.exists(pool.writer) { try SQLiteHistory.prepare(pool.writer) }
         historyTokenAtOpen = (try? SQLiteHistory.newestToken(pool.writer)) ?? 0
         if configuration.allowsSave && !configuration.isStoredInMemoryOnly {
             try pool.writer.execute("PRAGMA journal_mode = WAL")
