@@ -149,6 +149,8 @@ struct SQLiteSaveWriter {
     var recordedToken: Int64?
     /// Whether each inserted model, in order, took over an existing row through a unique constraint.
     var insertedIsUpsert: [Bool] = []
+    /// The inserted models that overwrote a row rather than adding one, in order, for history.
+    var rewrites: [Rewrite] = []
     /// How many models this save inserts, to size the tables of unique values once.
     var expectedInserts = 0
     /// The keys each table gave out in this save, by the table's root entity.
@@ -195,8 +197,10 @@ struct SQLiteSaveWriter {
             if !givesKeysFirst { try assignKey(to: storage) }
             let plan = try plan(for: storage.entity)
             if let upsert = plan.upsert {
-                let key = try upsertRow(storage, key: insertedKeys[position], statement: upsert, plan: plan)
+                let (key, overwrote) = try upsertRow(
+                    storage, key: insertedKeys[position], statement: upsert, plan: plan)
                 insertedKeys[position] = key
+                if overwrote { noteRewrite(at: position, key: key, plan: plan) }
                 if plan.isReferenced { assignedKeys[ObjectIdentifier(storage)] = key }
                 try writeRelatedRows(of: storage, key: key, plan: plan)
                 continue
@@ -208,6 +212,7 @@ struct SQLiteSaveWriter {
                 let isRewrite =
                     insertedIsUpsert[position] || !written.insert(RowKey(table: plan.table, key: key)).inserted
                 if isRewrite {
+                    noteRewrite(at: position, key: key, plan: plan)
                     try update(storage, key: key, slots: nil, plan: plan)
                     try writeRelatedRows(of: storage, key: key, plan: plan)
                     continue
@@ -512,10 +517,4 @@ struct SQLiteSaveWriter {
     func primaryKey(of storage: ModelStorage) -> Int64? {
         storage.identifier.primaryKey ?? assignedKeys[ObjectIdentifier(storage)]
     }
-}
-
-/// A row of a table, by the table's root entity and the row's key.
-private struct RowKey: Hashable {
-    let table: ObjectIdentifier
-    let key: Int64
 }
