@@ -3,6 +3,38 @@ import Testing
 
 @testable import SwiftData
 
+@Model
+final class HNOwner {
+    var name: String
+    @Relationship(deleteRule: .nullify, inverse: \HNPet.owner) var pets: [HNPet] = []
+
+    init(name: String) { self.name = name }
+}
+
+@Model
+final class HNPet {
+    var name: String
+    var owner: HNOwner?
+
+    init(name: String) { self.name = name }
+}
+
+@Model
+final class HNNote {
+    var title: String
+    @Relationship(inverse: \HNTag.notes) var tags: [HNTag] = []
+
+    init(title: String) { self.title = title }
+}
+
+@Model
+final class HNTag {
+    var name: String
+    var notes: [HNNote] = []
+
+    init(name: String) { self.name = name }
+}
+
 /// A model with one unique attribute and no relationships: the store writes it with one upsert statement.
 @Model
 final class HNBadge {
@@ -30,8 +62,8 @@ final class HNSeat {
     }
 }
 
-/// What history records for rows that SQL changes on a save's behalf: rows that an insert with taken unique values
-/// overwrites.
+/// What history records for rows that SQL changes on a save's behalf: rows whose references to a deleted model the
+/// store clears, and rows that an insert with taken unique values overwrites.
 @Suite struct HistoryStoreSideChangesTests {
     typealias Transaction = DefaultHistoryTransaction
 
@@ -49,6 +81,114 @@ final class HNSeat {
 
     func deletes<M: PersistentModel>(_ transaction: Transaction, _: M.Type) -> [DefaultHistoryDelete<M>] {
         transaction.changes.compactMap { if case .delete(let c) = $0 { c as? DefaultHistoryDelete<M> } else { nil } }
+    }
+
+    /// Saves an owner with two pets and returns the pets' identifiers.
+    func savedOwnerWithPets(_ container: ModelContainer) throws -> [PersistentIdentifier] {
+        let context = ModelContext(container)
+        let owner = HNOwner(name: "Ann")
+        context.insert(owner)
+        owner.pets = [HNPet(name: "Rex"), HNPet(name: "Tom")]
+        try context.save()
+        return owner.pets.map(\.persistentModelID)
+    }
+
+    // MARK: - References cleared by a delete
+
+    @Test func petsWhoseOwnerTheStoreClearsAreRecordedAsUpdated() throws {
+        let container = try makeInMemoryContainer(HNOwner.self, HNPet.self)
+        let petIDs = try savedOwnerWithPets(container)
+        // A fresh context never loads the pets: only the store clears their owner.
+        let context = ModelContext(container)
+        let owner = try #require(try context.fetch(FetchDescriptor<HNOwner>()).first)
+        context.delete(owner)
+        try context.save()
+
+        let transaction = try lastTransaction(context)
+        #expect(deletes(transaction, HNOwner.self).count == 1)
+        let updated = updates(transaction, HNPet.self)
+        #expect(updated.count == 2)
+        #expect(Set(updated.map(\.changedPersistentIdentifier)) == Set(petIDs))
+        #expect(updated.allSatisfy { $0.containsAttribute(\.owner) && $0.updatedAttributes.count == 1 })
+        #expect(transaction.changes.count == 3)
+        #expect(try ModelContext(container).fetch(FetchDescriptor<HNPet>()).allSatisfy { $0.owner == nil })
+    }
+
+    @Test func aPetDeletedInTheSameSaveIsNotAlsoUpdated() throws {
+        let container = try makeInMemoryContainer(HNOwner.self, HNPet.self)
+        let petIDs = try savedOwnerWithPets(container)
+        let context = ModelContext(container)
+        try context.delete(model: HNPet.self, where: #Predicate { $0.name == "Rex" })
+        let owner = try #require(try context.fetch(FetchDescriptor<HNOwner>()).first)
+        context.delete(owner)
+        try context.save()
+
+        let transaction = try lastTransaction(context)
+        let deletedPets = deletes(transaction, HNPet.self).map(\.changedPersistentIdentifier)
+        #expect(deletedPets.count == 1)
+        let updated = updates(transaction, HNPet.self).map(\.changedPersistentIdentifier)
+        #expect(updated.count == 1)
+        #expect(Set(updated + deletedPets) == Set(petIDs))
+    }
+
+    @Test func aPetTheContextAlsoChangedHasOneUpdateWithBothProperties() throws {
+        let container = try makeInMemoryContainer(HNOwner.self, HNPet.self)
+        _ = try savedOwnerWithPets(container)
+        let context = ModelContext(container)
+        let rex = try #require(
+            try context.fetch(FetchDescriptor<HNPet>(predicate: #Predicate { $0.name == "Rex" })).first)
+        rex.name = "Rexy"
+        let owner = try #require(try context.fetch(FetchDescriptor<HNOwner>()).first)
+        context.delete(owner)
+        try context.save()
+
+        let updated = updates(try lastTransaction(context), HNPet.self)
+        #expect(updated.count == 2)
+        let rexUpdates = updated.filter { $0.changedPersistentIdentifier == rex.persistentModelID }
+        try #require(rexUpdates.count == 1)
+        #expect(rexUpdates[0].containsAttribute(\.name))
+        #expect(rexUpdates[0].containsAttribute(\.owner))
+        #expect(rexUpdates[0].updatedAttributes.count == 2)
+    }
+
+    @Test func linksAJoinTableLosesAreRecordedOnTheOtherSide() throws {
+        let container = try makeInMemoryContainer(HNNote.self, HNTag.self)
+        do {
+            let context = ModelContext(container)
+            let (work, home) = (HNTag(name: "work"), HNTag(name: "home"))
+            let (plan, list, memo) = (HNNote(title: "plan"), HNNote(title: "list"), HNNote(title: "memo"))
+            for model in [plan, list, memo] { context.insert(model) }
+            plan.tags = [work, home]
+            list.tags = [work]
+            memo.tags = [home]
+            try context.save()
+        }
+        // Deleting a tag takes it out of its notes' `tags` (the side whose table holds the links).
+        let context = ModelContext(container)
+        let work = try #require(
+            try context.fetch(FetchDescriptor<HNTag>(predicate: #Predicate { $0.name == "work" })).first)
+        context.delete(work)
+        try context.save()
+        var transaction = try lastTransaction(context)
+        let notes = try ModelContext(container).fetch(FetchDescriptor<HNNote>())
+        let noteIDs = Dictionary(uniqueKeysWithValues: notes.map { ($0.title, $0.persistentModelID) })
+        var updated = updates(transaction, HNNote.self)
+        #expect(Set(updated.map(\.changedPersistentIdentifier)) == [noteIDs["plan"], noteIDs["list"]])
+        #expect(updated.count == 2)
+        #expect(updated.allSatisfy { $0.containsAttribute(\.tags) && $0.updatedAttributes.count == 1 })
+        #expect(updates(transaction, HNTag.self).isEmpty)
+
+        // Deleting a note takes it out of its tags' `notes`.
+        let other = ModelContext(container)
+        try other.delete(model: HNNote.self, where: #Predicate { $0.title == "plan" })
+        try other.save()
+        transaction = try lastTransaction(other)
+        let home = try #require(try other.fetch(FetchDescriptor<HNTag>()).first)
+        let tagUpdates = updates(transaction, HNTag.self)
+        #expect(tagUpdates.map(\.changedPersistentIdentifier) == [home.persistentModelID])
+        #expect(tagUpdates.first?.containsAttribute(\.notes) == true)
+        updated = updates(transaction, HNNote.self)
+        #expect(updated.isEmpty)
     }
 
     // MARK: - Upserts

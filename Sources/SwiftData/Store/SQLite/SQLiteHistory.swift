@@ -58,15 +58,16 @@ extension SQLiteSaveWriter {
     ///
     /// An inserted model that overwrote a stored row through a uniqueness constraint is recorded as an update of
     /// that row naming every persisted property, since the store wrote them all; one that overwrote a row an
-    /// earlier insert of the save added is part of that insert. Each row is recorded once: a row the context also
-    /// lists as updated has one update naming the properties of both.
+    /// earlier insert of the save added is part of that insert. A row whose links to deleted rows the store cleared
+    /// (see `noteUnlinkedRows`) is recorded as an update of the relationships that lost them. Each row is recorded
+    /// once: a row the context also lists as updated has one update naming the properties of both.
     mutating func recordHistory(
         _ changes: StoreChanges, deleted: [(entity: Schema.Entity, keys: [Int64])],
         preserved: [[Int64: [(String, [SQLValue])]]]
     ) throws {
         guard !store.isMigrationStore else { return }
         var recorded = RecordedChanges()
-        var sideUpdates = StoreSideUpdates()
+        var sideUpdates = unlinkedRows
         // Runs of inserted models of one entity make one group. The runs' keys are appended in place: a copy of a
         // run would copy its keys on every model.
         var runEntity: Schema.Entity?
