@@ -55,6 +55,10 @@ final class SQLiteConnection {
     /// The rowid of the last inserted row.
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Sets `lastInsertedRowID` to 0, so that after a statement that may or may not insert, a value other than 0
+    /// is the row it inserted rather than one an earlier statement, of any table, left behind.
+    func resetLastInsertedRowID() { sqlite3_set_last_insert_rowid(handle, 0) }
+
     /// True inside a transaction, when a statement's changes are not committed until an outer `COMMIT`.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -68,19 +68,33 @@ extension SQLiteSaveWriter {
 
     /// Records the save's changes as one transaction of the store's history, unless the save changed no row or
     /// is a migration's (whose changes are no user's).
+    ///
+    /// An inserted model that overwrote a stored row through a uniqueness constraint is recorded as an update of
+    /// that row naming every persisted property, since the store wrote them all; one that overwrote a row an
+    /// earlier insert of the save added is part of that insert. A row whose links to deleted rows the store cleared
+    /// (see `noteUnlinkedRows`) is recorded as an update of the relationships that lost them. Each row is recorded
+    /// once: a row the context also lists as updated has one update naming the properties of both.
     mutating func recordHistory(
         _ changes: StoreChanges, deleted: [(entity: Schema.Entity, keys: [Int64])],
         preserved: [[Int64: [(String, [SQLValue])]]]
     ) throws {
         guard !store.isMigrationStore else { return }
         var recorded = RecordedChanges()
-        // Runs of inserted models of one entity make one group; so do runs of updated models of one entity that
-        // changed the same properties (a save of many edited models), whose property names are made once. The
-        // runs' keys are appended in place: a copy of a run would copy its keys on every model.
+        var sideUpdates = unlinkedRows
+        // Runs of inserted models of one entity make one group. The runs' keys are appended in place: a copy of a
+        // run would copy its keys on every model.
         var runEntity: Schema.Entity?
         var runKeys: [Int64] = []
+        var nextRewrite = 0
         for (position, model) in changes.inserted.enumerated() {
             let entity = model.storage.entity
+            if nextRewrite < rewrites.count, rewrites[nextRewrite].position == position {
+                if rewrites[nextRewrite].ofStoredRow {
+                    sideUpdates.note(insertedKeys[position], of: entity, slots: Self.allSlots(of: entity))
+                }
+                nextRewrite += 1
+                continue
+            }
             if entity !== runEntity {
                 if let runEntity { recorded.appendInserts(entityName: runEntity.name, keys: runKeys) }
                 runEntity = entity
@@ -89,26 +103,20 @@ extension SQLiteSaveWriter {
             runKeys.append(insertedKeys[position])
         }
         if let runEntity { recorded.appendInserts(entityName: runEntity.name, keys: runKeys) }
-        runEntity = nil
-        runKeys = []
-        var runSlots = SlotSet()
-        var runNames: [String] = []
+        var updates = UpdateRuns()
         for storage in changes.updated {
             guard let key = storage.identifier.primaryKey else { continue }
-            let entity = storage.entity
-            if entity !== runEntity || storage.changedSlots != runSlots {
-                if let runEntity {
-                    recorded.appendUpdates(entityName: runEntity.name, properties: runNames, keys: runKeys)
-                }
-                let properties = entity.persistedProperties
-                runEntity = entity
-                runSlots = storage.changedSlots
-                runNames = runSlots.compactMap { $0 < properties.count ? properties[$0].name : nil }
-                runKeys = []
+            guard !sideUpdates.isEmpty, var slots = sideUpdates.take(key, of: storage.entity) else {
+                updates.append(key, of: storage.entity, slots: storage.changedSlots, to: &recorded)
+                continue
             }
-            runKeys.append(key)
+            for slot in storage.changedSlots { slots.insert(slot) }
+            updates.append(key, of: storage.entity, slots: slots, to: &recorded)
         }
-        if let runEntity { recorded.appendUpdates(entityName: runEntity.name, properties: runNames, keys: runKeys) }
+        for row in sideUpdates.rows where !row.slots.isEmpty {
+            updates.append(row.key, of: row.entity, slots: row.slots, to: &recorded)
+        }
+        updates.finish(to: &recorded)
         for (position, (entity, keys)) in deleted.enumerated() {
             for key in keys {
                 recorded.appendDelete(entityName: entity.name, key: key, preserved: preserved[position][key] ?? [])
@@ -125,6 +133,13 @@ extension SQLiteSaveWriter {
             .text(program.bundleIdentifier), .text(program.processIdentifier), .blob(recorded.encoded()),
         ])
         recordedToken = connection.lastInsertedRowID
+    }
+
+    /// The slots of every persisted property of an entity: what an insert that overwrote a row wrote.
+    private static func allSlots(of entity: Schema.Entity) -> SlotSet {
+        var slots = SlotSet()
+        for index in entity.persistedProperties.indices { slots.insert(index) }
+        return slots
     }
 }
 

@@ -116,30 +116,36 @@ extension SQLiteSaveWriter {
     }
 
     /// Inserts a row with a new key, or updates the row that holds the model's unique value, and returns the key
-    /// of the row written. An insert sets SQLite's last inserted row ID to the new key; an update leaves it as it
-    /// was, which is an earlier key, so a different value means the row was taken over and its key is looked up.
+    /// of the row written and whether it overwrote a row. An insert sets SQLite's last inserted row ID to the new
+    /// key; an update leaves it as it was, so it is cleared first: whatever an earlier insert left there (a row of
+    /// another table, the history's last transaction) can equal the new key. A different value means the row was
+    /// taken over, and its key is looked up.
     func upsertRow(_ storage: ModelStorage, key: Int64, statement: SQLiteStatement, plan: EntityPlan) throws
-        -> Int64
+        -> (key: Int64, overwrote: Bool)
     {
+        connection.resetLastInsertedRowID()
         try execute(statement, key: key, columnsOf: plan.layout.propertyIndexes, of: storage)
-        guard connection.lastInsertedRowID != key else { return key }
+        guard connection.lastInsertedRowID != key else { return (key, false) }
         let lookup = plan.uniqueLookups[0]
         guard let existing = try storedKey(lookup.statement, try uniqueValues(of: storage, lookup.properties)) else {
             throw SwiftDataError(
                 .modelValidationFailure, "saving \(storage.entity.name) found no row for its unique value",
                 entityName: storage.entity.name, sql: statement.sql)
         }
-        return existing
+        return (existing, true)
     }
 }
 
 /// The keys one table gives out in a save: a class, so the plans of a hierarchy's entities share it.
 final class GivenKeys {
     let table: String
+    /// The first key the table gives in this save: every row stored before has a smaller one.
+    let first: Int64
     private(set) var next: Int64
 
     init(table: String, next: Int64) {
         self.table = table
+        self.first = next
         self.next = next
     }
 

@@ -155,6 +155,14 @@ struct SQLiteSaveWriter {
     var recordedToken: Int64?
     /// Whether each inserted model, in order, took over an existing row through a unique constraint.
     var insertedIsUpsert: [Bool] = []
+    /// The inserted models that overwrote a row rather than adding one, in order, for history.
+    var rewrites: [Rewrite] = []
+    /// The rows this save deletes, by entity.
+    var deletedRows: [(entity: Schema.Entity, keys: [Int64])] = []
+    /// The rows this save deletes, made from `deletedRows` when a deletion first clears other rows' links to them.
+    var deletedRowKeys: Set<RowKey>?
+    /// Rows whose links to deleted rows the store cleared, with the relationships that lost them, for history.
+    var unlinkedRows = StoreSideUpdates()
     /// How many models this save inserts, to size the tables of unique values once.
     var expectedInserts = 0
     /// The keys each table gave out in this save, by the table's root entity.
@@ -201,8 +209,10 @@ struct SQLiteSaveWriter {
             if !givesKeysFirst { try assignKey(to: storage) }
             let plan = try plan(for: storage.entity)
             if let upsert = plan.upsert {
-                let key = try upsertRow(storage, key: insertedKeys[position], statement: upsert, plan: plan)
+                let (key, overwrote) = try upsertRow(
+                    storage, key: insertedKeys[position], statement: upsert, plan: plan)
                 insertedKeys[position] = key
+                if overwrote { noteRewrite(at: position, key: key, plan: plan) }
                 if plan.isReferenced { assignedKeys[ObjectIdentifier(storage)] = key }
                 try writeRelatedRows(of: storage, key: key, plan: plan)
                 continue
@@ -214,6 +224,7 @@ struct SQLiteSaveWriter {
                 let isRewrite =
                     insertedIsUpsert[position] || !written.insert(RowKey(table: plan.table, key: key)).inserted
                 if isRewrite {
+                    noteRewrite(at: position, key: key, plan: plan)
                     try update(storage, key: key, slots: nil, plan: plan)
                     try writeRelatedRows(of: storage, key: key, plan: plan)
                     continue
@@ -255,6 +266,7 @@ struct SQLiteSaveWriter {
         // What history keeps of the deleted rows is read before they go.
         let preserved =
             try store.isMigrationStore ? [] : deletedKeys.map { try preservedValues(of: $0.entity, keys: $0.keys) }
+        deletedRows = deletedKeys
         for (entity, keys) in deletedKeys {
             currentEntity = entity
             try delete(keys, of: entity)
@@ -380,7 +392,12 @@ struct SQLiteSaveWriter {
 
     /// Deletes rows of an entity, clears the foreign keys that point at them and removes their join-table rows,
     /// with one statement per table whatever the number of rows.
-    private func delete(_ keys: [Int64], of entity: Schema.Entity) throws {
+    ///
+    /// The rows whose links this clears are read first, for history: only for relationships that refer to the
+    /// entity, so deleting rows nothing refers to costs nothing more. The links the deleted rows' own join tables
+    /// hold need no reading: a to-many on the other side of such a table has its own storage naming the same
+    /// table, which the loop over the other entities reads and clears first.
+    private mutating func delete(_ keys: [Int64], of entity: Schema.Entity) throws {
         let keySet = SQLiteKeySet(keys)
         try noteReplacedExternalFiles(of: entity, keys: keySet, slots: nil)
         try SpotlightIndex(entity: entity)?.remove(keySet, connection: connection)
@@ -400,10 +417,19 @@ struct SQLiteSaveWriter {
                 }
                 switch info.storage {
                 case .foreignKey(let column):
+                    try noteUnlinkedRows(
+                        of: other, property: property, where: keySet.condition(on: quoted(column)))
                     try keySet.execute(connection) {
                         "UPDATE \(quoted(other.tableName)) SET \(quoted(column)) = NULL WHERE \(quoted(column)) \($0)"
                     }
-                case .joinTable(let table, _, let targetColumn):
+                case .joinTable(let table, let ownerColumn, let targetColumn):
+                    let links = keySet.condition(on: quoted(targetColumn))
+                    try noteUnlinkedRows(
+                        of: other, property: property,
+                        where: (
+                            "\(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT \(quoted(ownerColumn)) FROM "
+                                + "\(quoted(table)) WHERE \(links.sql))", links.bindings
+                        ))
                     try keySet.execute(connection) {
                         "DELETE FROM \(quoted(table)) WHERE \(quoted(targetColumn)) \($0)"
                     }
@@ -518,10 +544,4 @@ struct SQLiteSaveWriter {
     func primaryKey(of storage: ModelStorage) -> Int64? {
         storage.identifier.primaryKey ?? assignedKeys[ObjectIdentifier(storage)]
     }
-}
-
-/// A row of a table, by the table's root entity and the row's key.
-private struct RowKey: Hashable {
-    let table: ObjectIdentifier
-    let key: Int64
 }
