@@ -21,7 +21,7 @@
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init),
     named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation),
     named(_$swiftDataWithMutation), named(_$swiftDataFlushPending), named(_SwiftDataRoot),
-    named(_$swiftDataStorage)
+    named(_$swiftDataStorage), named(_$swiftDataPropertyKeyPaths)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: Observable, PersistentModel, Sendable)

@@ -54,7 +54,7 @@ extension ModelMacro: MemberMacro {
                 metadataBody: metadataBody,
                 persisted: stored,
                 mutationBranches: mutationBranches
-            )
+            ) + [propertyKeyPathsMember(typeName: typeName, access: access, persisted: persisted, isSubclass: true)]
         }
         // A class whose first inherited type may be a superclass keeps values assigned in its initializer pending,
         // as a subclass does (its accessors cannot tell which it is), until `_$swiftDataFlushPending()`.
@@ -81,10 +81,14 @@ extension ModelMacro: MemberMacro {
         let storageAccess = isFinal ? "private " : ""
         let typeMember = isFinal ? "static" : "class"
         let rootAlias: [DeclSyntax] = isFinal ? [] : ["typealias _SwiftDataRoot = \(raw: typeName)"]
+        // A final class's schema metadata already has key paths rooted at it: `PersistentModel`'s default serves.
+        let keyPathsMember: [DeclSyntax] =
+            isFinal
+            ? [] : [propertyKeyPathsMember(typeName: typeName, access: access, persisted: persisted, isSubclass: false)]
         // The backing data and the registrar are read by every property access. They are set only while the model
         // is initialized and when its registrar is first made, never while another access to them is in progress,
         // so the run-time exclusivity check on each read (a thread-local lookup) is left out.
-        return rootAlias + flushMember + [
+        return rootAlias + flushMember + keyPathsMember + [
             """
             @Transient @exclusivity(unchecked)
             \(raw: storageAccess)var _$backingData = SwiftData._ModelBacking<\(raw: typeName)>(\(raw: typeName).createBackingData())
@@ -176,6 +180,30 @@ extension ModelMacro: MemberMacro {
             }
             """,
         ]
+    }
+
+    /// `_$swiftDataPropertyKeyPaths`: the key paths of the persisted properties, rooted at the class it is called
+    /// on, which may be a subclass. A subclass cannot name its superclass's properties, which it does not see, so
+    /// each class writes its own, as literals rooted at a generic parameter constrained to the class, and
+    /// instantiates them with `Self`: called on a subclass, `\_SwiftDataModel.name` is the subclass's `\Truck.name`.
+    /// A subclass appends its own to its superclass's. (A literal rooted at `Self` itself fails at run time.)
+    static func propertyKeyPathsMember(
+        typeName: String,
+        access: String,
+        persisted: [PersistedProperty],
+        isSubclass: Bool
+    ) -> DeclSyntax {
+        let keyPaths = persisted.map { "\\_SwiftDataModel.\($0.name)" }.joined(separator: ", ")
+        let modifiers = access + (isSubclass ? "override " : "")
+        let inherited = isSubclass ? "super._$swiftDataPropertyKeyPaths + " : ""
+        return """
+            \(raw: modifiers)class var _$swiftDataPropertyKeyPaths: [Swift.AnyKeyPath] {
+                func keyPaths<_SwiftDataModel: \(raw: typeName)>(rootedAt _: _SwiftDataModel.Type) -> [Swift.AnyKeyPath] {
+                    [\(raw: keyPaths)]
+                }
+                return \(raw: inherited)keyPaths(rootedAt: Self.self)
+            }
+            """
     }
 
     /// The statements of `_$swiftDataFlushPending()` that move values assigned before the backing data existed

@@ -57,6 +57,27 @@ import Testing
         #expect(plain.contains("slot: 0"))
     }
 
+    /// A class that can be subclassed lists its properties' key paths rooted at the class it is called on, so that a
+    /// subclass, which cannot name its superclass's properties, gets `\Truck.name` for an inherited `name`.
+    @Test func classesThatCanBeSubclassedListKeyPathsRootedAtTheCallingClass() {
+        let source = "@Model class Vehicle { var name: String = \"\"; var `default`: Int = 0 }"
+        let root = expandedText(of: source)
+        #expect(root.contains("class var _$swiftDataPropertyKeyPaths: [Swift.AnyKeyPath] {"))
+        #expect(root.contains("func keyPaths<_SwiftDataModel: Vehicle>(rootedAt _: _SwiftDataModel.Type)"))
+        #expect(root.contains("[\\_SwiftDataModel.name, \\_SwiftDataModel.`default`]"))
+        #expect(root.contains("return keyPaths(rootedAt: Self.self)"))
+        #expect(!root.contains("override class var _$swiftDataPropertyKeyPaths"))
+
+        let subclass = expandedText(of: "@Model class Truck: Vehicle { var payload: Int = 0 }", missingConformances: [])
+        #expect(subclass.contains("override class var _$swiftDataPropertyKeyPaths: [Swift.AnyKeyPath] {"))
+        #expect(subclass.contains("[\\_SwiftDataModel.payload]"))
+        #expect(subclass.contains("return super._$swiftDataPropertyKeyPaths + keyPaths(rootedAt: Self.self)"))
+
+        // A final class's schema metadata is already rooted at it.
+        #expect(!expandedText(of: "@Model final class Tag { var name: String = \"\" }").contains("KeyPaths"))
+        assertExpansion(source)
+    }
+
     @Test func keywordNamesInBackticksMakeValidNames() {
         assertExpansion(
             """

@@ -29,7 +29,7 @@ struct HistoryChangeMaker {
             }
         case .update:
             let keyPaths: [any PartialKeyPath<Model> & Sendable] = group.properties.compactMap {
-                entity.property(named: $0).flatMap { Self.sendableKeyPath($0.keyPath, of: Model.self) }
+                entity.property(named: $0).flatMap { keyPath(of: $0, in: Model.self) }
             }
             for (offset, key) in group.keys.enumerated() {
                 changes.append(
@@ -46,7 +46,7 @@ struct HistoryChangeMaker {
                 let row = offset < group.preservedValues.count ? group.preservedValues[offset] : []
                 var entries: [(keyPath: any PartialKeyPath<Model> & Sendable, value: any Sendable)] = []
                 for (property, columns) in zip(properties, row) {
-                    guard let property, let keyPath = Self.sendableKeyPath(property.keyPath, of: Model.self),
+                    guard let property, let keyPath = keyPath(of: property, in: Model.self),
                         let value = Self.decoded(columns, of: property)
                     else { continue }
                     entries.append((keyPath, value))
@@ -61,6 +61,16 @@ struct HistoryChangeMaker {
             }
         }
         return changes
+    }
+
+    /// A property's key path rooted at `Model`, the entity's class, even when a superclass declares the property:
+    /// `\Truck.name` rather than the schema metadata's `\Vehicle.name`, which is no `PartialKeyPath<Truck>`.
+    private func keyPath<Model>(of property: Schema.Entity.Property, in _: Model.Type) -> (
+        any PartialKeyPath<Model> & Sendable
+    )? {
+        let keyPaths = entity.classKeyPaths
+        let keyPath = property.index < keyPaths.count ? keyPaths[property.index] : property.keyPath
+        return Self.sendableKeyPath(keyPath, of: Model.self)
     }
 
     /// A property's key path as the sendable key path history hands out. Key paths of stored properties of a model

@@ -6,7 +6,14 @@
 /// }
 /// ```
 ///
-/// As a sequence, it holds the kept values in the order the class declares its attributes.
+/// As a sequence, it holds the kept values in the order the class declares its attributes, those it inherits
+/// first.
+///
+/// The tombstone of a subclass's model keeps its inherited attributes too, under key paths rooted at the
+/// subclass: for a `Truck` that inherits `code` from `Vehicle`, read it with `tombstone[\.code]`, that is
+/// `\Truck.code`. Key paths are compared with `==`, which tells `\Vehicle.code` apart from `\Truck.code`, so the
+/// superclass's key path finds nothing. A class adopting `PersistentModel` without `@Model` keeps only the
+/// attributes it declares itself.
 public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable {
     /// A kept value, of the attribute's type.
     public typealias Element = Any
@@ -19,7 +26,7 @@ public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable {
     }
 
     /// The kept value of an attribute, or nil when the attribute was not declared with `.preserveValueOnDeletion`
-    /// (or its value was nil).
+    /// (or its value was nil). The key path is rooted at `Model`, also for an attribute a superclass declares.
     public subscript(keyPath: PartialKeyPath<Model>) -> (any Sendable)? {
         entries.first { $0.keyPath == keyPath }?.value
     }

@@ -22,6 +22,13 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// Moves property values a `@Model` subclass's initializer assigned before its backing data existed into the
     /// backing data. `@Model` writes this for classes that can be subclassed; don't write it yourself.
     func _$swiftDataFlushPending()
+    /// The key paths of the persisted properties, in the order of `schemaMetadata`, all rooted at this class.
+    ///
+    /// `schemaMetadata` lists a `@Model` subclass's inherited properties with the key paths of the class that
+    /// declares them (`\Vehicle.name`), which are not key paths of the subclass: `\Truck.name` is another key path,
+    /// and compares unequal. History hands out these instead, so that a change of a `Truck` answers `\.name`.
+    /// `@Model` writes this for classes that can be subclassed; don't write it yourself.
+    static var _$swiftDataPropertyKeyPaths: [AnyKeyPath] { get }
 }
 
 extension PersistentModel {
@@ -34,6 +41,10 @@ extension PersistentModel {
     public var _$swiftDataStorage: Unmanaged<AnyObject>? {
         _ModelBacking<Self>.storageReference(of: persistentBackingData)
     }
+
+    /// The schema metadata's key paths, for classes that cannot be subclassed (and models that `@Model` did not
+    /// expand): no property of theirs is inherited.
+    public static var _$swiftDataPropertyKeyPaths: [AnyKeyPath] { schemaMetadata.map(\.keypath) }
 
     /// Nothing waits, for final model classes.
     public func _$swiftDataFlushPending() {}

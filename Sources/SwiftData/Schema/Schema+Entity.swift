@@ -185,6 +185,10 @@ extension Schema {
         private let slotsByKeyPathObject = PublishedSnapshot<ObjectIdentifier, Int>()
         private let knownKeyPaths = Locked<[AnyKeyPath]>([])
         let indexByName: [String: Int]
+        /// The persisted properties' key paths in slot order, all rooted at the entity's class, inherited properties
+        /// included (see `PersistentModel._$swiftDataPropertyKeyPaths`): what history hands out. A property's own
+        /// key path stands in where the class gives none for it.
+        let classKeyPaths: [AnyKeyPath]
         /// True when a property is a relationship.
         let hasRelationships: Bool
         /// True when a property keeps large values in files beside the store.
@@ -218,6 +222,7 @@ extension Schema {
             self.indexByKeyPath = Dictionary(uniqueKeysWithValues: properties.map { ($0.keyPath, $0.index) })
             self.keyPathObjects = properties.map(\.keyPath)
             self.indexByName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.index) })
+            self.classKeyPaths = Self.classKeyPaths(of: modelType, properties: properties)
             self.hasRelationships = properties.contains(where: \.isRelationship)
             self.usesExternalStorage = properties.contains(where: \.usesExternalStorage)
             self.declaresRelationshipCounts = properties.contains {
@@ -260,6 +265,7 @@ extension Schema {
             self.indexByKeyPath = [:]
             self.keyPathObjects = []
             self.indexByName = [:]
+            self.classKeyPaths = []
             self.hasRelationships = false
             self.usesExternalStorage = false
             self.declaresRelationshipCounts = false
@@ -321,6 +327,22 @@ extension Schema {
             )
             for subentity in links.withLock({ $0.subentities }) { copy.adopt(subentity.unlinkedCopy()) }
             return copy
+        }
+
+        /// The key paths a model class gives for its persisted properties, rooted at it; for each property whose key
+        /// path it does not give (a class written without `@Model` that lists other properties), the property's own.
+        private static func classKeyPaths<Model: PersistentModel>(of modelType: Model.Type, properties: [Property])
+            -> [AnyKeyPath]
+        {
+            let rooted = modelType._$swiftDataPropertyKeyPaths
+            return properties.map { property in
+                guard rooted.count == properties.count else { return property.keyPath }
+                let keyPath = rooted[property.index]
+                let matches =
+                    type(of: keyPath).rootType == Model.self
+                    && type(of: keyPath).valueType == type(of: property.keyPath).valueType
+                return matches ? keyPath : property.keyPath
+            }
         }
 
         /// Makes models of an entity: the backing data is typed by the root model class, and the root's
