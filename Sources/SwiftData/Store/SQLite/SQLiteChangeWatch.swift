@@ -18,16 +18,25 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
         let name = url.lastPathComponent
         // The newest token when the store opened: saves committed before are not reported.
         let newest = Locked(store.historyTokenAtOpen)
+        // The watch reads with a connection of its own, opened at its first check: the store's readers stay free
+        // for the app, and the store's statement log shows the app's statements only.
+        let connection = Locked<SQLiteConnection?>(nil)
+        let path = url.path
         store.isWatched.withLock { $0 = true }
         registration = FileChangeMonitor.shared.register(
             directory: url.deletingLastPathComponent().path, fileNames: [name, name + "-wal"]
         ) {
             // Checks run one at a time, on the monitor's thread.
-            guard let tokens = try? store.transactionTokens(after: newest.withLock { $0 }), let last = tokens.last
-            else { return }
+            let tokens = connection.withLock { connection -> [Int64]? in
+                if connection == nil {
+                    connection = try? SQLiteConnection(path: path, readOnly: true, log: SQLiteStatementLog())
+                }
+                guard let reader = connection else { return nil }
+                return try? SQLiteHistory.tokens(after: newest.withLock { $0 }, reader)
+            }
+            guard let tokens, let last = tokens.last else { return }
             newest.withLock { $0 = last }
-            let foreign = store.takeOwnTransactions(tokens)
-            if foreign { onChange(last) }
+            if store.takeOwnTransactions(tokens) { onChange(last) }
         }
     }
 

@@ -33,6 +33,14 @@ enum SQLiteHistory {
         return 0
     }
 
+    /// The tokens of the transactions after `token`, in order.
+    static func tokens(after token: Int64, _ connection: SQLiteConnection) throws -> [Int64] {
+        guard try exists(connection) else { return [] }
+        return try connection.statement(
+            "SELECT \"token\" FROM \(quoted(tableName)) WHERE \"token\" > ?1 ORDER BY \"token\""
+        ).rows([.integer(token)]).compactMap { if case .integer(let token) = $0.first { token } else { nil } }
+    }
+
     /// The attributes of an entity whose values a deletion keeps in history, in declaration order.
     static func preservedAttributes(of entity: Schema.Entity) -> [Schema.Entity.Property] {
         entity.persistedProperties.filter { property in
@@ -217,16 +225,6 @@ extension SQLiteStore: StoreHistory {
         try connection.statement(
             "INSERT OR REPLACE INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?1, ?2)"
         ).execute([.text(SQLiteHistory.deletedThroughKey), .text(String(max(token, try deletedThrough(connection))))])
-    }
-
-    /// The tokens of the transactions after `token`, in order.
-    func transactionTokens(after token: Int64) throws -> [Int64] {
-        try pool.read { connection in
-            guard try hasHistoryTable(connection) else { return [] }
-            return try connection.statement(
-                "SELECT \"token\" FROM \(quoted(SQLiteHistory.tableName)) WHERE \"token\" > ?1 ORDER BY \"token\""
-            ).rows([.integer(token)]).compactMap { if case .integer(let token) = $0.first { token } else { nil } }
-        }
     }
 
     /// Notes a transaction this store object is saving, before it commits, so its watch does not take it for
