@@ -74,6 +74,17 @@ extension SQLiteSaveWriter {
         return values
     }
 
+    /// Notes that the inserted model at `position` is of `entity`, extending the last run when it is of the same.
+    mutating func noteInsert(at position: Int, of entity: Schema.Entity) {
+        if let last = insertRuns.indices.last, insertRuns[last].entity === entity,
+            insertRuns[last].positions.upperBound == position
+        {
+            insertRuns[last].positions = insertRuns[last].positions.lowerBound..<position + 1
+        } else {
+            insertRuns.append((entity, position..<position + 1))
+        }
+    }
+
     /// Records the save's changes as one transaction of the store's history, unless the save changed no row or
     /// is a migration's (whose changes are no user's).
     ///
@@ -89,28 +100,23 @@ extension SQLiteSaveWriter {
         guard !store.isMigrationStore else { return }
         var recorded = RecordedChanges()
         var sideUpdates = unlinkedRows
-        // Runs of inserted models of one entity make one group. The runs' keys are appended in place: a copy of a
-        // run would copy its keys on every model.
-        var runEntity: Schema.Entity?
-        var runKeys: [Int64] = []
+        // Runs of inserted models of one entity make one group, less the inserts that overwrote a row.
         var nextRewrite = 0
-        for (position, model) in changes.inserted.enumerated() {
-            let entity = model.storage.entity
-            if nextRewrite < rewrites.count, rewrites[nextRewrite].position == position {
-                if rewrites[nextRewrite].ofStoredRow {
-                    sideUpdates.note(insertedKeys[position], of: entity, slots: Self.allSlots(of: entity))
+        for (entity, positions) in insertRuns {
+            var keys: [Int64] = []
+            keys.reserveCapacity(positions.count)
+            for position in positions {
+                if nextRewrite < rewrites.count, rewrites[nextRewrite].position == position {
+                    if rewrites[nextRewrite].ofStoredRow {
+                        sideUpdates.note(insertedKeys[position], of: entity, slots: Self.allSlots(of: entity))
+                    }
+                    nextRewrite += 1
+                    continue
                 }
-                nextRewrite += 1
-                continue
+                keys.append(insertedKeys[position])
             }
-            if entity !== runEntity {
-                if let runEntity { recorded.appendInserts(entityName: runEntity.name, keys: runKeys) }
-                runEntity = entity
-                runKeys = []
-            }
-            runKeys.append(insertedKeys[position])
+            recorded.appendInserts(entityName: entity.name, keys: keys)
         }
-        if let runEntity { recorded.appendInserts(entityName: runEntity.name, keys: runKeys) }
         var updates = UpdateRuns()
         for storage in changes.updated {
             guard let key = storage.identifier.primaryKey else { continue }

@@ -153,6 +153,9 @@ struct SQLiteSaveWriter {
     var insertedKeys: [Int64] = []
     /// The token of the history transaction the save recorded, if it recorded one.
     var recordedToken: Int64?
+    /// The inserted models' entities, as runs of consecutive positions, for history: noted as the models are
+    /// written, so that recording them touches no model again.
+    var insertRuns: [(entity: Schema.Entity, positions: Range<Int>)] = []
     /// Whether each inserted model, in order, took over an existing row through a unique constraint.
     var insertedIsUpsert: [Bool] = []
     /// The inserted models that overwrote a row rather than adding one, in order, for history.
@@ -206,6 +209,7 @@ struct SQLiteSaveWriter {
         for (position, model) in changes.inserted.enumerated() {
             let storage = model.storage
             currentEntity = storage.entity
+            noteInsert(at: position, of: storage.entity)
             if !givesKeysFirst { try assignKey(to: storage) }
             let plan = try plan(for: storage.entity)
             if let upsert = plan.upsert {
