@@ -249,6 +249,7 @@ extension ModelContext {
     ///
     /// - Throws: `SwiftDataError.modelValidationFailure` naming the model and the relationship.
     private func refuseRelationshipsChangedUnread(excluding deletions: OrderedModels) throws {
+        guard hasChangedUnloadedRelationships else { return }
         for (storage, slot, value) in savedValues where value is ModelStorage.UnloadedRelationship {
             guard storage.changedSlots.contains(slot), let model = storage.model, !deletions.contains(model) else {
                 continue
@@ -339,6 +340,7 @@ extension ModelContext {
         changed = OrderedModels()
         deleted = OrderedModels()
         savedValues = []
+        hasChangedUnloadedRelationships = false
         batchDeletions.removeAll()
         showReregisteredValues(of: reregistered)
 

@@ -35,6 +35,9 @@ public final class ModelContext {
     /// first changes; `rollback()` puts them back. Kept here rather than with each model: a list per model cost an
     /// allocation on every model's first change.
     var savedValues: [(storage: ModelStorage, slot: Int, value: Any)] = []
+    /// True when some entry of `savedValues` is of a relationship changed while not loaded, which a save refuses
+    /// (see `refuseRelationshipsChangedUnread(excluding:)`).
+    var hasChangedUnloadedRelationships = false
     /// The error of the last automatic save, or nil when it succeeded. An addition to Apple's API: autosave
     /// failures have nowhere else to go.
     public internal(set) var lastAutosaveError: (any Error)?
@@ -155,6 +158,7 @@ public final class ModelContext {
         // Observers of each restored property are told, as for any other change.
         for (storage, slot, value) in savedValues { storage.setObserved(slot, value) }
         savedValues = []
+        hasChangedUnloadedRelationships = false
         for model in changed.models + deleted.models { model.storage.revert() }
         inserted = OrderedModels()
         changed = OrderedModels()

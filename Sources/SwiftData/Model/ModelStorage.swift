@@ -308,6 +308,9 @@ class ModelStorage {
     final func changeSlot(_ index: Int, to newValue: Any, observed: Bool = false) {
         if isSaved, !changedSlots.contains(index), let context {
             context.savedValues.append((self, index, values[index]))
+            // A relationship changed before its related models were read (a load that failed): the save checks
+            // such changes, and only when there are some.
+            if values.holds(UnloadedRelationship.self, at: index) { context.hasChangedUnloadedRelationships = true }
         }
         if observed { setObserved(index, newValue) } else { values[index] = newValue }
         // A new model has nothing to save as a change: it is saved whole.
