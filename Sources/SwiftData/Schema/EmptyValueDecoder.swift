@@ -15,8 +15,26 @@ struct EmptyValueDecoder: Decoder {
     var codingPath: [any CodingKey] = []
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// The value a type decodes to from no data, or a `DecodingError` when the type refuses it.
+    /// How deep a value may nest: a type that contains itself (an indirect enumeration whose first case holds
+    /// one) would otherwise recurse until the stack overflows.
+    static let maximumDepth = 32
+
+    /// The value a type decodes to from no data, or a `DecodingError` when the type refuses it or nests deeper
+    /// than `maximumDepth`.
     static func value<T: Decodable>(of type: T.Type, codingPath: [any CodingKey] = []) throws -> T {
+        try $depth.withValue(depth + 1) {
+            guard depth <= maximumDepth else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: codingPath, debugDescription: "an empty value nests too deep"))
+            }
+            return try shallowValue(of: type, codingPath: codingPath)
+        }
+    }
+
+    /// How deep the values being made nest, on this thread or task.
+    @TaskLocal private static var depth = 0
+
+    private static func shallowValue<T: Decodable>(of type: T.Type, codingPath: [any CodingKey]) throws -> T {
         switch type {
         case is UUID.Type: return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) as! T
         case is URL.Type: return URL(string: "about:blank")! as! T

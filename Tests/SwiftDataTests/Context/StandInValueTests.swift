@@ -229,3 +229,21 @@ final class TintedBoat {
         #expect(madeValue(of: Tint.self) == nil)
     }
 }
+
+/// A type that holds itself in its first case: making its empty value must end with an error, not a stack overflow.
+@Suite struct EmptyValueDepthTests {
+    indirect enum Tree: Codable {
+        case node(Tree, Tree)
+        case leaf
+    }
+
+    @Test func aTypeThatHoldsItselfFirstHasNoEmptyValue() {
+        #expect(throws: DecodingError.self) { try EmptyValueDecoder.value(of: Tree.self) }
+    }
+
+    @Test func ordinaryNestedValuesStillDecode() throws {
+        struct Inner: Codable, Equatable { var count: Int; var names: [String] }
+        struct Outer: Codable, Equatable { var inner: Inner; var title: String? }
+        #expect(try EmptyValueDecoder.value(of: Outer.self) == Outer(inner: Inner(count: 0, names: []), title: nil))
+    }
+}
