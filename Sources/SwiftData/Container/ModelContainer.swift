@@ -232,22 +232,28 @@ public final class ModelContainer: Sendable {
     /// history after the last token you processed to learn what changed. It is posted on a thread of its own: move
     /// to your actor before touching a context.
     ///
-    /// On Linux the container learns of a commit as it happens, from the kernel's file notifications (inotify),
-    /// without polling; elsewhere it checks twice a second. Stores in memory, which no one else reaches, post
-    /// nothing; neither do custom stores.
+    /// Every save that records history writes a small file beside the store once it has committed
+    /// (`<store file>-commits`). On Linux the container learns of it from the kernel's file notifications
+    /// (inotify), without polling; elsewhere, or when the system refuses a watch, it checks twice a second. Stores
+    /// in memory, which no one else reaches, post nothing; neither do custom stores.
     public static let remoteChange = Notification.Name("SwiftData.ModelContainer.remoteChange")
 
     private func watchRemoteChanges() {
+        // Posted from a queue of the container's own: an observer that takes its time delays this container's
+        // notifications only, not the watches of every store in the process.
+        let queue = DispatchQueue(label: "SwiftData.ModelContainer.remoteChange")
         let watches = stores.compactMap { store in
             let storeIdentifier = store.identifier
             return store.watchRemoteChanges { [weak self] token in
-                guard let self else { return }
-                NotificationCenter.default.post(
-                    name: Self.remoteChange, object: self,
-                    userInfo: [
-                        "storeIdentifier": storeIdentifier,
-                        "historyToken": DefaultHistoryToken(storeIdentifier: storeIdentifier, value: token),
-                    ])
+                queue.async { [weak self] in
+                    guard let self else { return }
+                    NotificationCenter.default.post(
+                        name: Self.remoteChange, object: self,
+                        userInfo: [
+                            "storeIdentifier": storeIdentifier,
+                            "historyToken": DefaultHistoryToken(storeIdentifier: storeIdentifier, value: token),
+                        ])
+                }
             }
         }
         remoteChangeWatches.withLock { $0 = watches }

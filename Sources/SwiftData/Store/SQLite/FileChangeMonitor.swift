@@ -9,10 +9,10 @@ internal import Foundation
 ///
 /// On Linux it waits on one inotify instance, with one watch per directory however many stores live there, so a
 /// program with many containers uses one thread and one of the system's inotify instances (of which a user gets
-/// 128). An event for a file a registration names schedules that registration's check at once and again after
-/// 50 ms, 250 ms, 1 s and 3 s: a commit's last write to SQLite's log comes before readers see the commit (after
-/// the log is synced), and nothing signals that moment. Without inotify (elsewhere, or when the system refuses
-/// it), every registration is checked twice a second.
+/// 128). A registration names the files it cares about; an event for one of them runs the registration's check.
+/// Without inotify (elsewhere, when the system refuses a watch, or after the kernel's event queue overflowed),
+/// registrations are checked twice a second. Registrations name directories by their resolved paths, so one
+/// directory reached through different paths (a symbolic link, `..`) has one watch.
 final class FileChangeMonitor: @unchecked Sendable {
     // @unchecked: every mutable property is guarded by `lock`; the descriptors are set once.
     static let shared = FileChangeMonitor()
@@ -22,8 +22,7 @@ final class FileChangeMonitor: @unchecked Sendable {
         let directory: String
         let fileNames: Set<String>
         let check: @Sendable () -> Void
-        /// When to run `check` next, earliest first.
-        var due: [ContinuousClock.Instant] = []
+        var isDue = false
     }
 
     private let lock = NSLock()
@@ -34,8 +33,9 @@ final class FileChangeMonitor: @unchecked Sendable {
     private var directoryByWatch: [Int32: String] = [:]
     private var isRunning = false
     private let inotifyFD: Int32
-    /// The delays of the checks after a change.
-    private static let followUps: [Duration] = [.zero, .milliseconds(50), .milliseconds(250), .seconds(1), .seconds(3)]
+    /// Written to when registrations change, so the thread recomputes how long it may wait.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
 
     private init() {
         #if os(Linux)
@@ -43,31 +43,45 @@ final class FileChangeMonitor: @unchecked Sendable {
         #else
             inotifyFD = -1
         #endif
+        var descriptors: [Int32] = [-1, -1]
+        if pipe(&descriptors) != 0 { descriptors = [-1, -1] }
+        wakeRead = descriptors[0]
+        wakeWrite = descriptors[1]
+        if wakeRead >= 0 { _ = fcntl(wakeRead, F_SETFL, fcntl(wakeRead, F_GETFL) | O_NONBLOCK) }
     }
 
-    /// Starts running `check` when one of the files changes; returns the registration's identifier for
-    /// `unregister(_:)`.
+    /// Starts running `check` when one of the files of `directory` changes; returns the registration's identifier
+    /// for `unregister(_:)`.
     func register(directory: String, fileNames: Set<String>, check: @escaping @Sendable () -> Void) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        nextIdentifier += 1
-        registrations[nextIdentifier] = Registration(directory: directory, fileNames: fileNames, check: check)
-        addWatch(directory)
-        if !isRunning {
-            isRunning = true
-            let thread = Thread { [self] in run() }
-            thread.name = "SwiftData file changes"
-            thread.start()
+        let directory = URL(fileURLWithPath: directory).resolvingSymlinksInPath().standardizedFileURL.path
+        let identifier = lock.withLock {
+            nextIdentifier += 1
+            registrations[nextIdentifier] = Registration(directory: directory, fileNames: fileNames, check: check)
+            addWatch(directory)
+            if !isRunning {
+                isRunning = true
+                let thread = Thread { [self] in run() }
+                thread.name = "SwiftData file changes"
+                thread.start()
+            }
+            return nextIdentifier
         }
-        return nextIdentifier
+        wake()
+        return identifier
     }
 
     /// Stops a registration's checks; a check running meanwhile may still complete.
     func unregister(_ identifier: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let registration = registrations.removeValue(forKey: identifier) else { return }
-        removeWatch(registration.directory)
+        lock.withLock {
+            guard let registration = registrations.removeValue(forKey: identifier) else { return }
+            removeWatch(registration.directory)
+        }
+        wake()
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        if wakeWrite >= 0 { _ = write(wakeWrite, &byte, 1) }
     }
 
     // MARK: - Watches (under the lock)
@@ -80,8 +94,8 @@ final class FileChangeMonitor: @unchecked Sendable {
             }
             guard inotifyFD >= 0 else { return }
             let descriptor = inotify_add_watch(
-                inotifyFD, directory, UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO))
-            // Without a watch of this directory its registrations are checked on the idle timer.
+                inotifyFD, directory, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MODIFY))
+            // Without a watch of this directory its registrations are checked on the timer.
             guard descriptor >= 0 else { return }
             watches[directory] = (descriptor, 1)
             directoryByWatch[descriptor] = directory
@@ -110,65 +124,79 @@ final class FileChangeMonitor: @unchecked Sendable {
 
     private func run() {
         let clock = ContinuousClock()
+        var lastTimerCheck = clock.now
         while true {
-            let timeout = lock.withLock { () -> Int32 in
-                if registrations.values.contains(where: isUnwatched) { return 500 }
-                guard let next = registrations.values.compactMap(\.due.first).min() else { return -1 }
-                let wait = next - clock.now
-                return wait <= .zero ? 0 : Int32(min(wait / .milliseconds(1), 60_000).rounded(.up))
-            }
+            let hasUnwatched = lock.withLock { registrations.values.contains(where: isUnwatched) }
+            let untilTimer = Duration.milliseconds(500) - (clock.now - lastTimerCheck)
+            let timeout: Int32 =
+                hasUnwatched ? Int32(max(0, min(500, (untilTimer / .milliseconds(1)).rounded(.up)))) : -1
             // The thread lives as long as the process: idle, it waits in `poll` and costs nothing.
-            var descriptors = inotifyFD >= 0 ? [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)] : []
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            if ready < 0 { continue }
-            if !descriptors.isEmpty, descriptors[0].revents != 0 { readEvents(now: clock.now) }
-            runDueChecks(now: clock.now, timedOut: ready == 0)
+            var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            if inotifyFD >= 0 { descriptors.append(pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0)) }
+            if poll(&descriptors, nfds_t(descriptors.count), timeout) < 0 { continue }
+            if descriptors[0].revents != 0 { drainWakes() }
+            if descriptors.count > 1, descriptors[1].revents != 0 { readEvents() }
+            let timerIsDue = clock.now - lastTimerCheck >= .milliseconds(500)
+            if timerIsDue { lastTimerCheck = clock.now }
+            runDueChecks(includingUnwatched: timerIsDue)
         }
     }
 
-    /// Reads the pending inotify events and schedules the checks of the registrations whose files changed.
-    private func readEvents(now: ContinuousClock.Instant) {
+    private func drainWakes() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &buffer, buffer.count) > 0 {}
+    }
+
+    /// Reads the pending inotify events and marks the registrations whose files changed.
+    private func readEvents() {
         #if os(Linux)
             var buffer = [UInt8](repeating: 0, count: 16_384)
             while true {
                 let count = read(inotifyFD, &buffer, buffer.count)
                 guard count > 0 else { return }
-                var changed: [(directory: String, name: String)] = []
                 lock.withLock {
                     buffer.withUnsafeBytes { bytes in
                         var offset = 0
                         // struct inotify_event: int wd; uint32_t mask, cookie, len; char name[len].
                         while offset + 16 <= count {
                             let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                            let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                             let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                             let nameBytes = bytes[(offset + 16)..<min(count, offset + 16 + length)]
-                            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                            if let directory = directoryByWatch[watch] { changed.append((directory, name)) }
                             offset += 16 + length
+                            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                                // Events were lost: every registration may have missed a change.
+                                for identifier in registrations.keys { registrations[identifier]?.isDue = true }
+                                continue
+                            }
+                            guard let directory = directoryByWatch[watch] else { continue }
+                            if mask & UInt32(IN_IGNORED) != 0 {
+                                // The directory went away: its registrations fall back to the timer.
+                                watches[directory] = nil
+                                directoryByWatch[watch] = nil
+                                continue
+                            }
+                            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                            for (identifier, registration) in registrations
+                            where registration.directory == directory && registration.fileNames.contains(name) {
+                                registrations[identifier]?.isDue = true
+                            }
                         }
-                    }
-                    for (identifier, registration) in registrations
-                    where changed.contains(where: {
-                        $0.directory == registration.directory && registration.fileNames.contains($0.name)
-                    }) {
-                        registrations[identifier]?.due = Self.followUps.map { now + $0 }
                     }
                 }
             }
         #endif
     }
 
-    /// Runs the checks that are due, and on a timeout those of registrations no watch covers.
-    private func runDueChecks(now: ContinuousClock.Instant, timedOut: Bool) {
+    /// Runs the checks of the registrations whose files changed, and with `includingUnwatched` those no watch
+    /// covers.
+    private func runDueChecks(includingUnwatched: Bool) {
         let checks = lock.withLock { () -> [@Sendable () -> Void] in
             var checks: [@Sendable () -> Void] = []
-            for (identifier, registration) in registrations {
-                if let first = registration.due.first, first <= now {
-                    registrations[identifier]?.due.removeAll { $0 <= now }
-                    checks.append(registration.check)
-                } else if timedOut, isUnwatched(registration) {
-                    checks.append(registration.check)
-                }
+            for (identifier, registration) in registrations
+            where registration.isDue || (includingUnwatched && isUnwatched(registration)) {
+                registrations[identifier]?.isDue = false
+                checks.append(registration.check)
             }
             return checks
         }

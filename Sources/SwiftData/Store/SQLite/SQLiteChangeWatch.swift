@@ -1,11 +1,13 @@
 internal import Foundation
 
-/// Watches an SQLite store's files for saves committed by other processes (or other containers of this one), and
-/// reports the newest token of their transactions (see `SQLiteStore.watchRemoteChanges(_:)`).
+/// Watches an SQLite store for saves committed by other processes (or other containers of this one), and reports
+/// the newest token of their transactions (see `SQLiteStore.watchRemoteChanges(_:)`).
 ///
-/// The process's `FileChangeMonitor` runs its check whenever the store's file or write-ahead log changes: the
-/// check asks the store's history for transactions newer than the last it saw, and reports them unless this store
-/// object saved them all itself.
+/// Every save that records a history transaction writes the store's commit signal (see
+/// `SQLiteHistory.signalURL(of:)`) once it has committed; the process's `FileChangeMonitor` runs this watch's check
+/// when the signal changes. The check asks the history for transactions newer than the last it saw, and reports
+/// them unless this store object saved them all itself. Watching the signal rather than SQLite's log keeps the
+/// watch silent while a save writes, and the commit is visible by the time the signal changes.
 final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
     // @unchecked: `registration` is guarded by `lock`; the store's own state has locks of its own.
     private let lock = NSLock()
@@ -14,17 +16,16 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
     /// Starts watching, or returns nil when the store has no file to watch.
     init?(store: SQLiteStore, onChange: @escaping @Sendable (Int64) -> Void) {
         guard !store.configuration.isStoredInMemoryOnly else { return nil }
-        let url = store.configuration.url
-        let name = url.lastPathComponent
+        let signal = SQLiteHistory.signalURL(of: store.configuration.url)
         // The newest token when the store opened: saves committed before are not reported.
         let newest = Locked(store.historyTokenAtOpen)
         // The watch reads with a connection of its own, opened at its first check: the store's readers stay free
         // for the app, and the store's statement log shows the app's statements only.
         let connection = Locked<SQLiteConnection?>(nil)
-        let path = url.path
+        let path = store.configuration.url.path
         store.isWatched.withLock { $0 = true }
         registration = FileChangeMonitor.shared.register(
-            directory: url.deletingLastPathComponent().path, fileNames: [name, name + "-wal"]
+            directory: signal.deletingLastPathComponent().path, fileNames: [signal.lastPathComponent]
         ) {
             // Checks run one at a time, on the monitor's thread.
             let tokens = connection.withLock { connection -> [Int64]? in
@@ -34,9 +35,11 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
                 guard let reader = connection else { return nil }
                 return try? SQLiteHistory.tokens(after: newest.withLock { $0 }, reader)
             }
-            guard let tokens, let last = tokens.last else { return }
-            newest.withLock { $0 = last }
-            if store.takeOwnTransactions(tokens) { onChange(last) }
+            guard let tokens else { return }
+            if let last = tokens.last { newest.withLock { $0 = last } }
+            if store.takeOwnTransactions(tokens, through: newest.withLock { $0 }), let last = tokens.last {
+                onChange(last)
+            }
         }
     }
 

@@ -1,5 +1,9 @@
 internal import Foundation
 
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
 /// The history an SQLite store records: one row per save in `_swiftdata_history`, written in the save's own
 /// transaction, so that a save and its record commit or roll back together.
 ///
@@ -39,6 +43,24 @@ enum SQLiteHistory {
         return try connection.statement(
             "SELECT \"token\" FROM \(quoted(tableName)) WHERE \"token\" > ?1 ORDER BY \"token\""
         ).rows([.integer(token)]).compactMap { if case .integer(let token) = $0.first { token } else { nil } }
+    }
+
+    /// The file a save writes once it has committed a history transaction: watches of the store in other processes
+    /// and containers learn of the commit from it (see `SQLiteChangeWatch`). Beside the store file, as SQLite's
+    /// own `-wal` and `-shm` files are, with symbolic links resolved as SQLite resolves them.
+    static func signalURL(of storeURL: URL) -> URL {
+        let resolved = storeURL.resolvingSymlinksInPath().standardizedFileURL
+        return resolved.deletingLastPathComponent().appendingPathComponent(resolved.lastPathComponent + "-commits")
+    }
+
+    /// Writes the commit signal: the token of the committed transaction, replacing what the file held.
+    /// Best-effort: a signal that cannot be written delays other processes' notifications, never the save.
+    static func signalCommit(_ token: Int64, at url: URL) {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        var value = token
+        _ = withUnsafeBytes(of: &value) { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
     }
 
     /// The attributes of an entity whose values a deletion keeps in history, in declaration order.
@@ -245,12 +267,12 @@ extension SQLiteStore: StoreHistory {
         ownTransactions.withLock { _ = $0.remove(token) }
     }
 
-    /// True when some of the tokens (in order) are of transactions this store object did not save; forgets the
-    /// notes of the others, and of every older token.
-    func takeOwnTransactions(_ tokens: [Int64]) -> Bool {
+    /// True when some of the tokens are of transactions this store object did not save; forgets the notes of
+    /// every token up to `newest`, the newest the watch has seen (notes of deleted history included).
+    func takeOwnTransactions(_ tokens: [Int64], through newest: Int64) -> Bool {
         ownTransactions.withLock { own in
             let foreign = tokens.contains { !own.contains($0) }
-            if let last = tokens.last { own = own.filter { $0 > last } }
+            if !own.isEmpty { own = own.filter { $0 > newest } }
             return foreign
         }
     }

@@ -108,6 +108,9 @@ final class SQLiteStoreSave: StoreSave {
             sqliteStore.external?.remove(files.written)
             throw Self.failure(error, store: sqliteStore, entityName: nil)
         }
+        if let recordedToken, let signal = sqliteStore.commitSignal {
+            SQLiteHistory.signalCommit(recordedToken, at: signal)
+        }
         if removesObsoleteFiles { sqliteStore.external?.remove(files.obsolete) }
     }
 
@@ -115,8 +118,9 @@ final class SQLiteStoreSave: StoreSave {
     func rollBack() {
         guard isOpen else { return }
         isOpen = false
-        connection.rollBack(transaction)
+        // Forgotten first: once rolled back, another commit may take the token at once.
         if let recordedToken { sqliteStore.forgetOwnTransaction(recordedToken) }
+        connection.rollBack(transaction)
         sqliteStore.external?.remove(files.written)
         sqliteStore.pool.releaseWriter()
     }

@@ -21,6 +21,9 @@ final class SQLiteStore: Sendable {
     let isWatched = Locked(false)
     /// The newest history token when the store opened, read with the connection the opening used.
     let historyTokenAtOpen: Int64
+    /// The file a committed save's history transaction is signalled in, or nil for a store in memory or a
+    /// migration's (see `SQLiteHistory.signalURL(of:)`).
+    let commitSignal: URL?
     /// True when a save can give each inserted model its key as it writes the model's row: no row refers to
     /// another (no relationships) and no key depends on a uniqueness constraint. Otherwise every key is given
     /// before the first row is written (see `SQLiteSaveWriter.write(_:)`).
@@ -43,6 +46,9 @@ final class SQLiteStore: Sendable {
         self.configuration = configuration
         self.entities = entities
         self.isMigrationStore = false
+        self.commitSignal =
+            configuration.isStoredInMemoryOnly || !configuration.allowsSave
+            ? nil : SQLiteHistory.signalURL(of: configuration.url)
         let layouts = try Self.layouts(of: entities)
         self.layouts = layouts
 
@@ -183,6 +189,7 @@ final class SQLiteStore: Sendable {
         self.pool = SQLiteConnectionPool(sharing: connection)
         self.isMigrationStore = true
         self.historyTokenAtOpen = 0
+        self.commitSignal = nil
         self.external = configuration.isStoredInMemoryOnly ? nil : ExternalDataStore(storeURL: configuration.url)
     }
 
