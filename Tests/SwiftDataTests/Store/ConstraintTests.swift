@@ -108,3 +108,37 @@ final class Holder {
         #expect(passports.map(\.number) == ["B2"])
     }
 }
+
+@Model
+final class ReplacedCode {
+    @Attribute(.unique) var code: String
+    var version: Int
+
+    init(code: String, version: Int) {
+        self.code = code
+        self.version = version
+    }
+}
+
+/// Deleting a model and inserting one with the same unique values in one save replaces it.
+@Suite struct ReplaceInOneSaveTests {
+    @Test func aModelDeletedAndOneWithItsUniqueValuesInsertedInOneSaveLeavesTheNewOne() throws {
+        let directory = try TemporaryDirectory()
+        let container = try makeContainer(ReplacedCode.self, at: directory.store())
+        let context = ModelContext(container)
+        let old = ReplacedCode(code: "a", version: 1)
+        context.insert(old)
+        try context.save()
+        context.delete(old)
+        context.insert(ReplacedCode(code: "a", version: 2))
+        try context.save()
+
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<ReplacedCode>()).map(\.version) == [2])
+        let last = try #require(
+            try fresh.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: nil)).last)
+        #expect(last.changes.count == 2)
+        #expect(last.changes.contains { if case .delete = $0 { true } else { false } })
+        #expect(last.changes.contains { if case .insert = $0 { true } else { false } })
+    }
+}

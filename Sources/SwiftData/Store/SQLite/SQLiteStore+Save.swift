@@ -193,6 +193,34 @@ struct SQLiteSaveWriter {
     }
 
     mutating func write(_ changes: StoreChanges) throws {
+        // Deletions come first: a model inserted in place of a deleted one with the same unique values is a new
+        // row, not an upsert onto the row this save then deletes. The deleted rows by entity, in the order the save
+        // names the entities.
+        var deletedKeys: [(entity: Schema.Entity, keys: [Int64])] = []
+        var positions: [String: Int] = [:]
+        func noteDeleted(_ keys: some Sequence<Int64>, of entity: Schema.Entity) {
+            let position = positions[entity.name] ?? deletedKeys.count
+            if position == deletedKeys.count {
+                positions[entity.name] = position
+                deletedKeys.append((entity, []))
+            }
+            deletedKeys[position].keys.append(contentsOf: keys)
+        }
+        for storage in changes.deleted {
+            guard let key = storage.identifier.primaryKey else { continue }
+            noteDeleted(CollectionOfOne(key), of: storage.entity)
+        }
+        for (entity, identifiers) in changes.deletedRows {
+            noteDeleted(identifiers.lazy.compactMap(\.primaryKey), of: entity)
+        }
+        // What history keeps of the deleted rows is read before they go.
+        let preserved =
+            try store.isMigrationStore ? [] : deletedKeys.map { try preservedValues(of: $0.entity, keys: $0.keys) }
+        deletedRows = deletedKeys
+        for (entity, keys) in deletedKeys {
+            currentEntity = entity
+            try delete(keys, of: entity)
+        }
         assignedKeys.reserveCapacity(changes.inserted.count)
         insertedKeys.reserveCapacity(changes.inserted.count)
         expectedInserts = changes.inserted.count
@@ -252,32 +280,6 @@ struct SQLiteSaveWriter {
             {
                 try spotlight.write(storage, key: key, connection: connection)
             }
-        }
-        // The deleted rows by entity, in the order the save names the entities.
-        var deletedKeys: [(entity: Schema.Entity, keys: [Int64])] = []
-        var positions: [String: Int] = [:]
-        func noteDeleted(_ keys: some Sequence<Int64>, of entity: Schema.Entity) {
-            let position = positions[entity.name] ?? deletedKeys.count
-            if position == deletedKeys.count {
-                positions[entity.name] = position
-                deletedKeys.append((entity, []))
-            }
-            deletedKeys[position].keys.append(contentsOf: keys)
-        }
-        for storage in changes.deleted {
-            guard let key = storage.identifier.primaryKey else { continue }
-            noteDeleted(CollectionOfOne(key), of: storage.entity)
-        }
-        for (entity, identifiers) in changes.deletedRows {
-            noteDeleted(identifiers.lazy.compactMap(\.primaryKey), of: entity)
-        }
-        // What history keeps of the deleted rows is read before they go.
-        let preserved =
-            try store.isMigrationStore ? [] : deletedKeys.map { try preservedValues(of: $0.entity, keys: $0.keys) }
-        deletedRows = deletedKeys
-        for (entity, keys) in deletedKeys {
-            currentEntity = entity
-            try delete(keys, of: entity)
         }
         currentEntity = nil
         try recordGivenKeys()
