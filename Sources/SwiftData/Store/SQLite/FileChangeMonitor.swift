@@ -53,8 +53,8 @@ final class FileChangeMonitor: @unchecked Sendable {
     /// Starts running `check` when one of the files of `directory` changes; returns the registration's identifier
     /// for `unregister(_:)`.
     func register(directory: String, fileNames: Set<String>, check: @escaping @Sendable () -> Void) -> Int {
-        let directory = URL(fileURLWithPath: directory).resolvingSymlinksInPath().standardizedFileURL.path
-        let identifier = lock.withLock {
+        let directory = Self.resolved(directory)
+        let (identifier, isUnwatched) = lock.withLock {
             nextIdentifier += 1
             registrations[nextIdentifier] = Registration(directory: directory, fileNames: fileNames, check: check)
             addWatch(directory)
@@ -64,10 +64,19 @@ final class FileChangeMonitor: @unchecked Sendable {
                 thread.name = "SwiftData file changes"
                 thread.start()
             }
-            return nextIdentifier
+            return (nextIdentifier, watches[directory] == nil)
         }
-        wake()
+        // The thread may be waiting with no timeout: a registration only the timer can check must start it.
+        if isUnwatched { wake() }
         return identifier
+    }
+
+    /// A path with symbolic links, `.` and `..` resolved (by `realpath`, one call), or the path as given when it
+    /// does not exist.
+    static func resolved(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Stops a registration's checks; a check running meanwhile may still complete.
@@ -76,7 +85,6 @@ final class FileChangeMonitor: @unchecked Sendable {
             guard let registration = registrations.removeValue(forKey: identifier) else { return }
             removeWatch(registration.directory)
         }
-        wake()
     }
 
     private func wake() {

@@ -16,7 +16,7 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
     /// Starts watching, or returns nil when the store has no file to watch.
     init?(store: SQLiteStore, onChange: @escaping @Sendable (Int64) -> Void) {
         guard !store.configuration.isStoredInMemoryOnly else { return nil }
-        let signal = SQLiteHistory.signalURL(of: store.configuration.url)
+        let signal = store.commitSignal ?? SQLiteHistory.signalURL(of: store.configuration.url)
         // The newest token when the store opened: saves committed before are not reported.
         let newest = Locked(store.historyTokenAtOpen)
         // The watch reads with a connection of its own, opened at its first check: the store's readers stay free

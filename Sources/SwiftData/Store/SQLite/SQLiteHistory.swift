@@ -47,10 +47,12 @@ enum SQLiteHistory {
 
     /// The file a save writes once it has committed a history transaction: watches of the store in other processes
     /// and containers learn of the commit from it (see `SQLiteChangeWatch`). Beside the store file, as SQLite's
-    /// own `-wal` and `-shm` files are, with symbolic links resolved as SQLite resolves them.
+    /// own `-wal` and `-shm` files are.
     static func signalURL(of storeURL: URL) -> URL {
-        let resolved = storeURL.resolvingSymlinksInPath().standardizedFileURL
-        return resolved.deletingLastPathComponent().appendingPathComponent(resolved.lastPathComponent + "-commits")
+        // The directory is resolved, not the store file, which may not exist yet when a store opens: every process
+        // that opens the store by any path then names the same signal.
+        let directory = FileChangeMonitor.resolved(storeURL.deletingLastPathComponent().path)
+        return URL(fileURLWithPath: directory).appendingPathComponent(storeURL.lastPathComponent + "-commits")
     }
 
     /// Writes the commit signal: the token of the committed transaction, replacing what the file held.
