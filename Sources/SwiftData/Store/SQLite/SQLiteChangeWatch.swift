@@ -5,9 +5,10 @@ internal import Foundation
 ///
 /// Every save that records a history transaction writes the store's commit signal (see
 /// `SQLiteHistory.signalURL(of:)`) once it has committed; the process's `FileChangeMonitor` runs this watch's check
-/// when the signal changes. The check asks the history for transactions newer than the last it saw, and reports
-/// them unless this store object saved them all itself. Watching the signal rather than SQLite's log keeps the
-/// watch silent while a save writes, and the commit is visible by the time the signal changes.
+/// when the signal changes. When every transaction since the last check is one this store object saved, the check
+/// reads nothing more; otherwise it asks the history for the transactions newer than the last it saw and reports
+/// them. Watching the signal rather than SQLite's log keeps the watch silent while a save writes, and the commit is
+/// visible by the time the signal changes.
 final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
     // @unchecked: `registration` is guarded by `lock`; the store's own state has locks of its own.
     private let lock = NSLock()
@@ -19,23 +20,27 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
         let signal = store.commitSignal ?? SQLiteHistory.signalURL(of: store.configuration.url)
         // The newest token when the store opened: saves committed before are not reported.
         let newest = Locked(store.historyTokenAtOpen)
-        // The watch reads with a connection of its own, opened at its first check: the store's readers stay free
-        // for the app, and the store's statement log shows the app's statements only.
-        let connection = Locked<SQLiteConnection?>(nil)
         let path = store.configuration.url.path
         store.isWatched.withLock { $0 = true }
         registration = FileChangeMonitor.shared.register(
             directory: signal.deletingLastPathComponent().path, fileNames: [signal.lastPathComponent]
         ) {
-            // Checks run one at a time, on the monitor's thread.
-            let tokens = connection.withLock { connection -> [Int64]? in
-                if connection == nil {
-                    connection = try? SQLiteConnection(path: path, readOnly: true, log: SQLiteStatementLog())
+            // Checks run one at a time, on the monitor's thread. The signal holds the newest committed token: when
+            // every token since the last check is one this store saved, nothing else is read.
+            let seen = newest.withLock { $0 }
+            if let signalled = SQLiteHistory.signalledToken(at: signal) {
+                guard signalled > seen else { return }
+                if store.ownsEveryTransaction(after: seen, through: signalled) {
+                    newest.withLock { $0 = signalled }
+                    return
                 }
-                guard let reader = connection else { return nil }
-                return try? SQLiteHistory.tokens(after: newest.withLock { $0 }, reader)
             }
-            guard let tokens else { return }
+            // Someone else committed: the history says what. The connection is the watch's own (the store's
+            // readers and statement log stay the app's), and is closed at once, so the watch never holds the file
+            // open.
+            guard let reader = try? SQLiteConnection(path: path, readOnly: true, log: SQLiteStatementLog()),
+                let tokens = try? SQLiteHistory.tokens(after: seen, reader)
+            else { return }
             if let last = tokens.last { newest.withLock { $0 = last } }
             if store.takeOwnTransactions(tokens, through: newest.withLock { $0 }), let last = tokens.last {
                 onChange(last)

@@ -65,6 +65,16 @@ enum SQLiteHistory {
         close(descriptor)
     }
 
+    /// The token the commit signal holds, or nil when it cannot be read.
+    static func signalledToken(at url: URL) -> Int64? {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var value: Int64 = 0
+        let count = withUnsafeMutableBytes(of: &value) { read(descriptor, $0.baseAddress, $0.count) }
+        return count == MemoryLayout<Int64>.size ? value : nil
+    }
+
     /// The attributes of an entity whose values a deletion keeps in history, in declaration order.
     static func preservedAttributes(of entity: Schema.Entity) -> [Schema.Entity.Property] {
         entity.persistedProperties.filter { property in
@@ -267,6 +277,16 @@ extension SQLiteStore: StoreHistory {
     /// Forgets a note of `noteOwnTransaction(_:)`: the save rolled back, and its token may be given again.
     func forgetOwnTransaction(_ token: Int64) {
         ownTransactions.withLock { _ = $0.remove(token) }
+    }
+
+    /// True, forgetting their notes, when this store object saved every transaction after `seen` through `last`:
+    /// tokens are given in order and never skipped, so no one else committed in between.
+    func ownsEveryTransaction(after seen: Int64, through last: Int64) -> Bool {
+        ownTransactions.withLock { own in
+            guard last - seen <= Int64(own.count), (seen + 1...last).allSatisfy(own.contains) else { return false }
+            own = own.filter { $0 > last }
+            return true
+        }
     }
 
     /// True when some of the tokens are of transactions this store object did not save; forgets the notes of
