@@ -199,7 +199,7 @@ final class FileChangeMonitor: @unchecked Sendable {
     /// Runs the checks of the registrations whose files changed, and with `includingUnwatched` those no watch
     /// covers.
     private func runDueChecks(includingUnwatched: Bool) {
-        let checks = lock.withLock { () -> [@Sendable () -> Void] in
+        var checks = lock.withLock { () -> [@Sendable () -> Void] in
             var checks: [@Sendable () -> Void] = []
             for (identifier, registration) in registrations
             where registration.isDue || (includingUnwatched && isUnwatched(registration)) {
@@ -208,6 +208,7 @@ final class FileChangeMonitor: @unchecked Sendable {
             }
             return checks
         }
-        for check in checks { check() }
+        // Each check is let go once it ran, not when the whole batch has.
+        while !checks.isEmpty { checks.removeFirst()() }
     }
 }

@@ -22,9 +22,12 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
         let newest = Locked(store.historyTokenAtOpen)
         let path = store.configuration.url.path
         store.isWatched.withLock { $0 = true }
+        // The check holds the store weakly: a container that goes closes its store at once, whatever the monitor's
+        // thread is doing (a store closed late checkpoints its log into the file after its owner is gone).
         registration = FileChangeMonitor.shared.register(
             directory: signal.deletingLastPathComponent().path, fileNames: [signal.lastPathComponent]
-        ) {
+        ) { [weak store] in
+            guard let store else { return }
             // Checks run one at a time, on the monitor's thread. The signal holds the newest committed token: when
             // every token since the last check is one this store saved, nothing else is read.
             let seen = newest.withLock { $0 }
