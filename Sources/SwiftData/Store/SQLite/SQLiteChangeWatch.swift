@@ -22,18 +22,19 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
         let newest = Locked(store.historyTokenAtOpen)
         let path = store.configuration.url.path
         store.isWatched.withLock { $0 = true }
-        // The check holds the store weakly: a container that goes closes its store at once, whatever the monitor's
-        // thread is doing (a store closed late checkpoints its log into the file after its owner is gone).
+        // The check holds no reference to the store, only to its notes: a container that goes closes its store at
+        // once, whatever the monitor's thread is doing (a store closed late, on that thread, checkpoints its log into
+        // the file after its owner is gone).
+        let own = store.ownTransactions
         registration = FileChangeMonitor.shared.register(
             directory: signal.deletingLastPathComponent().path, fileNames: [signal.lastPathComponent]
-        ) { [weak store] in
-            guard let store else { return }
+        ) {
             // Checks run one at a time, on the monitor's thread. The signal holds the newest committed token: when
             // every token since the last check is one this store saved, nothing else is read.
             let seen = newest.withLock { $0 }
             if let signalled = SQLiteHistory.signalledToken(at: signal) {
                 guard signalled > seen else { return }
-                if store.ownsEveryTransaction(after: seen, through: signalled) {
+                if SQLiteHistory.ownsEveryTransaction(own, after: seen, through: signalled) {
                     newest.withLock { $0 = signalled }
                     return
                 }
@@ -45,7 +46,7 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
                 let tokens = try? SQLiteHistory.tokens(after: seen, reader)
             else { return }
             if let last = tokens.last { newest.withLock { $0 = last } }
-            if store.takeOwnTransactions(tokens, through: newest.withLock { $0 }), let last = tokens.last {
+            if SQLiteHistory.takeOwnTransactions(own, tokens, through: newest.withLock { $0 }), let last = tokens.last {
                 onChange(last)
             }
         }
