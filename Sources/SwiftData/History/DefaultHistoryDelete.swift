@@ -1,6 +1,6 @@
 /// A model's deletion, as the built-in stores record it, with the values its `.preserveValueOnDeletion`
 /// attributes had.
-public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete, Hashable {
+public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete, Hashable, DefaultHistoryChangeIdentity {
     /// Identifies a change within its store: later changes have greater identifiers.
     public typealias ChangeIdentifier = Int64
     /// Identifies a transaction within its store.
@@ -15,15 +15,4 @@ public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete, Hasha
     /// The identifier of the transaction that holds the change.
     public let transactionIdentifier: TransactionIdentifier
 
-    /// Equal when they are the same change of the same store's history.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.changeIdentifier == rhs.changeIdentifier && lhs.transactionIdentifier == rhs.transactionIdentifier
-            && lhs.changedPersistentIdentifier == rhs.changedPersistentIdentifier
-    }
-
-    /// Hashes the change's identifiers.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(changeIdentifier)
-        hasher.combine(changedPersistentIdentifier)
-    }
 }

@@ -1,5 +1,5 @@
 /// A model's insertion, as the built-in stores record it.
-public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert, Hashable {
+public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert, Hashable, DefaultHistoryChangeIdentity {
     /// Identifies a change within its store: later changes have greater identifiers.
     public typealias ChangeIdentifier = Int64
     /// Identifies a transaction within its store.

@@ -1,5 +1,5 @@
 /// A model's update, as the built-in stores record it: which properties the save changed.
-public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate, Hashable {
+public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate, Hashable, DefaultHistoryChangeIdentity {
     /// Identifies a change within its store: later changes have greater identifiers.
     public typealias ChangeIdentifier = Int64
     /// Identifies a transaction within its store.
@@ -34,15 +34,4 @@ public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate, Hasha
         updatedAttributes.contains { $0 == keyPath }
     }
 
-    /// Equal when they are the same change of the same store's history.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.changeIdentifier == rhs.changeIdentifier && lhs.transactionIdentifier == rhs.transactionIdentifier
-            && lhs.changedPersistentIdentifier == rhs.changedPersistentIdentifier
-    }
-
-    /// Hashes the change's identifiers.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(changeIdentifier)
-        hasher.combine(changedPersistentIdentifier)
-    }
 }

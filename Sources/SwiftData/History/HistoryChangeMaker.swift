@@ -14,35 +14,34 @@ struct HistoryChangeMaker {
     /// The group's changes as changes of `Model`, the entity's class.
     func changes<Model: PersistentModel>(of _: Model.Type) -> [HistoryChange] {
         let scope = IdentifierScope(storeIdentifier: storeIdentifier, entityName: entity.name)
-        var changes: [HistoryChange] = []
-        changes.reserveCapacity(group.keys.count)
+        // What every change of the group is, whatever its kind: its identifier, its model's, its transaction's.
+        let identities = group.keys.enumerated().map { offset, key in
+            (
+                change: Self.changeIdentifier(token: token, ordinal: firstOrdinal + Int64(offset)),
+                model: PersistentIdentifier(scope: scope, primaryKey: key)
+            )
+        }
         switch group.kind {
         case .insert:
-            for (offset, key) in group.keys.enumerated() {
-                changes.append(
-                    .insert(
-                        DefaultHistoryInsert<Model>(
-                            changeIdentifier: Self.changeIdentifier(
-                                token: token, ordinal: firstOrdinal + Int64(offset)),
-                            changedPersistentIdentifier: PersistentIdentifier(scope: scope, primaryKey: key),
-                            transactionIdentifier: token)))
+            return identities.map {
+                .insert(
+                    DefaultHistoryInsert<Model>(
+                        changeIdentifier: $0.change, changedPersistentIdentifier: $0.model,
+                        transactionIdentifier: token))
             }
         case .update:
             let keyPaths: [any PartialKeyPath<Model> & Sendable] = group.properties.compactMap {
                 entity.property(named: $0).flatMap { keyPath(of: $0, in: Model.self) }
             }
-            for (offset, key) in group.keys.enumerated() {
-                changes.append(
-                    .update(
-                        DefaultHistoryUpdate<Model>(
-                            changeIdentifier: Self.changeIdentifier(
-                                token: token, ordinal: firstOrdinal + Int64(offset)),
-                            changedPersistentIdentifier: PersistentIdentifier(scope: scope, primaryKey: key),
-                            transactionIdentifier: token, updatedAttributes: keyPaths)))
+            return identities.map {
+                .update(
+                    DefaultHistoryUpdate<Model>(
+                        changeIdentifier: $0.change, changedPersistentIdentifier: $0.model,
+                        transactionIdentifier: token, updatedAttributes: keyPaths))
             }
         case .delete:
             let properties = group.preservedNames.map { entity.property(named: $0) }
-            for (offset, key) in group.keys.enumerated() {
+            return identities.enumerated().map { offset, identity in
                 let row = offset < group.preservedValues.count ? group.preservedValues[offset] : []
                 var entries: [(keyPath: any PartialKeyPath<Model> & Sendable, value: any Sendable)] = []
                 for (property, columns) in zip(properties, row) {
@@ -51,16 +50,12 @@ struct HistoryChangeMaker {
                     else { continue }
                     entries.append((keyPath, value))
                 }
-                changes.append(
-                    .delete(
-                        DefaultHistoryDelete<Model>(
-                            changeIdentifier: Self.changeIdentifier(
-                                token: token, ordinal: firstOrdinal + Int64(offset)),
-                            changedPersistentIdentifier: PersistentIdentifier(scope: scope, primaryKey: key),
-                            tombstone: HistoryTombstone(entries), transactionIdentifier: token)))
+                return .delete(
+                    DefaultHistoryDelete<Model>(
+                        changeIdentifier: identity.change, changedPersistentIdentifier: identity.model,
+                        tombstone: HistoryTombstone(entries), transactionIdentifier: token))
             }
         }
-        return changes
     }
 
     /// A property's key path rooted at `Model`, the entity's class, even when a superclass declares the property:

@@ -221,7 +221,7 @@ extension SQLiteStore: StoreHistory {
         return try historyAccess("reading") {
             try pool.read { connection in
                 // A store opened read-only that never recorded history has no table.
-                guard try hasHistoryTable(connection) else { return ([], 0) }
+                guard try SQLiteHistory.exists(connection) else { return ([], 0) }
                 let transactions = try connection.statement(sql).rows([.integer(token ?? 0)]).map { row in
                     guard case .integer(let token) = row[0], case .real(let timestamp) = row[2],
                         case .text(let bundle) = row[3], case .text(let process) = row[4],
@@ -243,15 +243,12 @@ extension SQLiteStore: StoreHistory {
         try historyAccess("deleting") {
             try pool.write { connection in
                 try connection.inTransaction {
-                    guard try hasHistoryTable(connection) else { return }
+                    guard try SQLiteHistory.exists(connection) else { return }
                     let condition = SQLiteKeySet(tokens).condition(on: "\"token\"")
                     try connection.statement(
                         "DELETE FROM \(quoted(SQLiteHistory.tableName)) WHERE \(condition.sql)"
                     ).execute(condition.bindings)
-                    let through = max(highest, try deletedThrough(connection))
-                    try connection.statement(
-                        "INSERT OR REPLACE INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?1, ?2)"
-                    ).execute([.text(SQLiteHistory.deletedThroughKey), .text(String(through))])
+                    try recordDeleted(through: highest, connection)
                 }
             }
         }
@@ -278,10 +275,15 @@ extension SQLiteStore: StoreHistory {
     /// Deletes every transaction, in a transaction the caller opened: tokens given so far are never given again, and
     /// each counts as deleted.
     func clearHistory(_ connection: SQLiteConnection) throws {
-        guard try hasHistoryTable(connection) else { return }
+        guard try SQLiteHistory.exists(connection) else { return }
         let highest = try connection.statement("SELECT max(\"token\") FROM \(quoted(SQLiteHistory.tableName))").rows()
         try connection.execute("DELETE FROM \(quoted(SQLiteHistory.tableName))")
         guard case .integer(let token) = highest.first?.first else { return }
+        try recordDeleted(through: token, connection)
+    }
+
+    /// Records that the transactions up to `token` may be gone, unless a later one was recorded already.
+    private func recordDeleted(through token: Int64, _ connection: SQLiteConnection) throws {
         try connection.statement(
             "INSERT OR REPLACE INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?1, ?2)"
         ).execute([.text(SQLiteHistory.deletedThroughKey), .text(String(max(token, try deletedThrough(connection))))])
@@ -301,10 +303,6 @@ extension SQLiteStore: StoreHistory {
 
     func watchRemoteChanges(_ onChange: @escaping @Sendable (Int64) -> Void) -> (any StoreChangeWatch)? {
         SQLiteChangeWatch(store: self, onChange: onChange)
-    }
-
-    private func hasHistoryTable(_ connection: SQLiteConnection) throws -> Bool {
-        try SQLiteHistory.exists(connection)
     }
 
     /// The greatest token whose transaction was deleted, or 0.
