@@ -123,7 +123,7 @@ final class RCTag {
             context.insert(Trip(name: "rome", destination: "Italy"))
             context.insert(Gadget(name: "boom", serial: 1))
             #expect(throws: SwiftDataError.self) { try context.save() }
-            let stale = tripStore.ownTransactions.withLock { $0 }
+            let stale = tripStore.ownTransactions.tokens
 
             let other = ModelContext(try makeContainer(Trip.self, at: trips))
             other.insert(Trip(name: "other", destination: "x"))
@@ -150,7 +150,7 @@ final class RCTag {
             try context.save()
         }
         #expect(
-            store.ownTransactions.withLock { $0.count } == 0, "noted: \(store.ownTransactions.withLock { $0.count })")
+            store.ownTransactions.tokens.count == 0, "noted: \(store.ownTransactions.tokens.count)")
     }
 
 }

@@ -21,7 +21,7 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
         // The newest token when the store opened: saves committed before are not reported.
         let newest = Locked(store.historyTokenAtOpen)
         let path = store.configuration.url.path
-        store.isWatched.withLock { $0 = true }
+        store.ownTransactions.startWatching()
         // The check holds no reference to the store, only to its notes: a container that goes closes its store at
         // once, whatever the monitor's thread is doing (a store closed late, on that thread, checkpoints its log into
         // the file after its owner is gone).
@@ -34,7 +34,7 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
             let seen = newest.withLock { $0 }
             if let signalled = SQLiteHistory.signalledToken(at: signal) {
                 guard signalled > seen else { return }
-                if SQLiteHistory.ownsEveryTransaction(own, after: seen, through: signalled) {
+                if own.ownsEveryTransaction(after: seen, through: signalled) {
                     newest.withLock { $0 = signalled }
                     return
                 }
@@ -46,7 +46,7 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
                 let tokens = try? SQLiteHistory.tokens(after: seen, reader)
             else { return }
             if let last = tokens.last { newest.withLock { $0 = last } }
-            if SQLiteHistory.takeOwnTransactions(own, tokens, through: newest.withLock { $0 }), let last = tokens.last {
+            if own.containsForeign(tokens, through: newest.withLock { $0 }), let last = tokens.last {
                 onChange(last)
             }
         }

@@ -75,26 +75,6 @@ enum SQLiteHistory {
         return count == MemoryLayout<Int64>.size ? value : nil
     }
 
-    /// True, forgetting their notes, when the store that keeps `notes` saved every transaction after `seen` through `last`:
-    /// tokens are given in order and never skipped, so no one else committed in between.
-    static func ownsEveryTransaction(_ notes: Locked<Set<Int64>>, after seen: Int64, through last: Int64) -> Bool {
-        notes.withLock { own in
-            guard last - seen <= Int64(own.count), (seen + 1...last).allSatisfy(own.contains) else { return false }
-            own = own.filter { $0 > last }
-            return true
-        }
-    }
-
-    /// True when some of the tokens are of transactions the store that keeps `notes` did not save; forgets the notes of
-    /// every token up to `newest`, the newest the watch has seen (notes of deleted history included).
-    static func takeOwnTransactions(_ notes: Locked<Set<Int64>>, _ tokens: [Int64], through newest: Int64) -> Bool {
-        notes.withLock { own in
-            let foreign = tokens.contains { !own.contains($0) }
-            if !own.isEmpty { own = own.filter { $0 > newest } }
-            return foreign
-        }
-    }
-
     /// The attributes of an entity whose values a deletion keeps in history, in declaration order.
     static func preservedAttributes(of entity: Schema.Entity) -> [Schema.Entity.Property] {
         entity.persistedProperties.filter { property in
@@ -287,18 +267,6 @@ extension SQLiteStore: StoreHistory {
         try connection.statement(
             "INSERT OR REPLACE INTO \(quoted(Self.metadataTable)) (key, value) VALUES (?1, ?2)"
         ).execute([.text(SQLiteHistory.deletedThroughKey), .text(String(max(token, try deletedThrough(connection))))])
-    }
-
-    /// Notes a transaction this store object is saving, before it commits, so its watch does not take it for
-    /// someone else's: once committed, the watch may see it at any moment. Only a watched store keeps the note.
-    func noteOwnTransaction(_ token: Int64) {
-        guard isWatched.withLock({ $0 }) else { return }
-        ownTransactions.withLock { _ = $0.insert(token) }
-    }
-
-    /// Forgets a note of `noteOwnTransaction(_:)`: the save rolled back, and its token may be given again.
-    func forgetOwnTransaction(_ token: Int64) {
-        ownTransactions.withLock { _ = $0.remove(token) }
     }
 
     func watchRemoteChanges(_ onChange: @escaping @Sendable (Int64) -> Void) -> (any StoreChangeWatch)? {

@@ -77,7 +77,7 @@ final class SQLiteStoreSave: StoreSave {
         }
         insertedKeys = writer.insertedKeys
         recordedToken = writer.recordedToken
-        if let recordedToken { store.noteOwnTransaction(recordedToken) }
+        if let recordedToken { store.ownTransactions.note(recordedToken) }
     }
 
     var store: any ModelStore { sqliteStore }
@@ -104,7 +104,7 @@ final class SQLiteStoreSave: StoreSave {
         do {
             try connection.commit(transaction)
         } catch {
-            if let recordedToken { sqliteStore.forgetOwnTransaction(recordedToken) }
+            if let recordedToken { sqliteStore.ownTransactions.forget(recordedToken) }
             sqliteStore.external?.remove(files.written)
             throw Self.failure(error, store: sqliteStore, entityName: nil)
         }
@@ -119,7 +119,7 @@ final class SQLiteStoreSave: StoreSave {
         guard isOpen else { return }
         isOpen = false
         // Forgotten first: once rolled back, another commit may take the token at once.
-        if let recordedToken { sqliteStore.forgetOwnTransaction(recordedToken) }
+        if let recordedToken { sqliteStore.ownTransactions.forget(recordedToken) }
         connection.rollBack(transaction)
         sqliteStore.external?.remove(files.written)
         sqliteStore.pool.releaseWriter()

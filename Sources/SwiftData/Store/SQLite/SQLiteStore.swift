@@ -15,10 +15,8 @@ final class SQLiteStore: Sendable {
     let external: ExternalDataStore?
     /// True for the store a custom migration stage's contexts use, whose new required columns may still be empty.
     let isMigrationStore: Bool
-    /// The tokens of history transactions this store object saved that its watch has not seen yet (see
-    /// `watchRemoteChanges(_:)`), and whether it is watched at all.
-    let ownTransactions = Locked<Set<Int64>>([])
-    let isWatched = Locked(false)
+    /// The tokens of the history transactions this store object saved, for its remote-change watch.
+    let ownTransactions = OwnTransactionNotes()
     /// The newest history token when the store opened, read with the connection the opening used.
     let historyTokenAtOpen: Int64
     /// The file a committed save's history transaction is signalled in, or nil for a store in memory or a
