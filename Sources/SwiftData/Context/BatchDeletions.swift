@@ -112,6 +112,7 @@ extension ModelContext {
         }
         guard !unloaded.isEmpty else { return true }
         batchDeletions.add(unloaded, of: entity)
+        noteLocalChange(.rowsDeleted(entity))
         undoManager?.registerUndo(withTarget: self) { context in
             for identifier in unloaded where !context.batchDeletions.remove(identifier, of: entity) {
                 // The row was loaded since, and its model deleted the usual way: bring the model back.

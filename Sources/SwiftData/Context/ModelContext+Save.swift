@@ -329,9 +329,16 @@ extension ModelContext {
                 }
             }
         }
-        // Models whose only change was losing a deleted model are now as stored, as are the updated ones.
+        // Models whose only change was losing a deleted model are now as stored, as are the updated ones. Live
+        // queries are told which properties changed, read before the commit forgets them.
+        var updatedProperties: [String: Set<String>]? = container.broadcaster.hasListeners ? [:] : nil
         for model in changed.models where !deletions.contains(model) {
             let storage = model.storage
+            if updatedProperties != nil {
+                let properties = storage.entity.persistedProperties
+                updatedProperties![storage.entity.name, default: []].formUnion(
+                    storage.changedSlots.map { properties[$0].name })
+            }
             storage.commit()
             updatedIDs.append(storage.identifier)
         }
@@ -344,7 +351,8 @@ extension ModelContext {
         batchDeletions.removeAll()
         showReregisteredValues(of: reregistered)
 
-        announceSave(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs)
+        announceSave(
+            inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, updatedProperties: updatedProperties)
     }
 
     /// Gives the models this context holds of rows a store reregistered while saving (a custom store's
@@ -360,14 +368,16 @@ extension ModelContext {
     func announceSave(
         inserted insertedIDs: [PersistentIdentifier],
         updated updatedIDs: [PersistentIdentifier],
-        deleted deletedIDs: [PersistentIdentifier]
+        deleted deletedIDs: [PersistentIdentifier],
+        updatedProperties: [String: Set<String>]? = nil
     ) {
         container.broadcaster.broadcast(from: inbox) {
             SavedChanges(
                 insertedIdentifiers: Set(insertedIDs),
                 updatedIdentifiers: Set(updatedIDs),
                 deletedIdentifiers: Set(deletedIDs),
-                author: author
+                author: author,
+                updatedProperties: updatedProperties
             )
         }
         NotificationCenter.default.post(

@@ -56,6 +56,8 @@ public final class ModelContext {
 
     /// Saves of the container's other contexts not applied here yet.
     let inbox = ChangeInbox()
+    /// The live queries (`ResultsObserver`) that follow this context's in-memory changes.
+    var localChangeObservers = LocalChangeObservers()
     /// True for the container's `mainContext`, whose autosave runs on the main actor.
     var isMainContext = false
     /// True while an autosave is scheduled on the main actor.
@@ -103,6 +105,7 @@ public final class ModelContext {
             detachFromRelatedModels(storage)
             storage.context = nil
             storage.isDeleted = true
+            noteLocalChange(.deleted(storage))
             undoManager?.registerUndo(withTarget: self) { context in
                 context.insert(model)
                 for (index, value) in links where !(value is ModelStorage.UnloadedRelationship) {
@@ -115,6 +118,7 @@ public final class ModelContext {
         changed.remove(model)
         deleted.append(model)
         undoManager?.registerUndo(withTarget: self) { context in context.insert(model) }
+        noteLocalChange(.deleted(storage))
         scheduleAutosave()
     }
 
@@ -165,6 +169,7 @@ public final class ModelContext {
         deleted = OrderedModels()
         batchDeletions.removeAll()
         undoManager?.removeAllActions()
+        noteLocalChange(.rolledBack)
     }
 
     /// Runs the block, then saves the changes it made.
@@ -234,6 +239,7 @@ public final class ModelContext {
                 deleted.remove(model)
                 if !storage.changedSlots.isEmpty { changed.append(model) }
                 undoManager?.registerUndo(withTarget: self) { context in context.delete(model) }
+                noteLocalChange(.inserted(storage))
             }
             return
         }
@@ -254,6 +260,7 @@ public final class ModelContext {
             changed.append(model)
         }
         if !storage.identifier.isTemporary { registered.insert(storage) }
+        noteLocalChange(.inserted(storage))
         for property in storage.entity.persistedProperties where property.isRelationship {
             let value = storage.values[property.index]
             for target in property.relatedModels(in: value) where target.storage.context !== self {

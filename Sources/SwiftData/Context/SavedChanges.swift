@@ -16,6 +16,21 @@ public struct SavedChanges: Hashable, Sendable {
     public let deletedIdentifiers: Set<PersistentIdentifier>
     /// The author of the context that saved.
     public let author: String?
+    /// The names of the properties the save changed, by entity name, or nil when not known: what live queries use
+    /// to tell whether an update can change their results. Made only when a live query listens.
+    var updatedProperties: [String: Set<String>]? = nil
+}
+
+/// Something in the process that follows every save of a container, the saving context's own included: live
+/// queries. Held weakly by the broadcaster.
+final class SaveListener: Sendable {
+    /// Called on the saving context's thread, once the save has committed, with the save and the saving context's
+    /// inbox (which tells the listener's own context's saves from others').
+    let receive: @Sendable (SavedChanges, _ sender: ChangeInbox) -> Void
+
+    init(receive: @escaping @Sendable (SavedChanges, _ sender: ChangeInbox) -> Void) {
+        self.receive = receive
+    }
 }
 
 /// Carries each save of a container to its other contexts and to `savedChanges()` subscribers.
@@ -23,6 +38,7 @@ final class ChangeBroadcaster: Sendable {
     private struct State {
         var inboxes: [ObjectIdentifier: WeakInbox] = [:]
         var subscribers: [UUID: AsyncStream<SavedChanges>.Continuation] = [:]
+        var listeners: [ObjectIdentifier: WeakListener] = [:]
     }
 
     private let state = Locked(State())
@@ -34,18 +50,36 @@ final class ChangeBroadcaster: Sendable {
         state.withLock { $0.inboxes[ObjectIdentifier(inbox)] = WeakInbox(inbox: inbox) }
     }
 
-    /// Delivers a save to every other context's inbox and to every subscriber. The changes are made only when
-    /// someone receives them: a save of many models in a container with one context skips hashing their
-    /// identifiers into sets.
-    func broadcast(from sender: ChangeInbox, _ makeChanges: () -> SavedChanges) {
-        let (inboxes, subscribers) = state.withLock { state in
-            state.inboxes = state.inboxes.filter { $0.value.inbox != nil }
-            return (state.inboxes.values.compactMap(\.inbox).filter { $0 !== sender }, Array(state.subscribers.values))
+    /// Registers a listener of every save; it is dropped when released.
+    func register(_ listener: SaveListener) {
+        state.withLock { $0.listeners[ObjectIdentifier(listener)] = WeakListener(listener: listener) }
+    }
+
+    /// True when a listener follows the saves, and wants to know which properties they changed.
+    var hasListeners: Bool {
+        state.withLock { state in
+            state.listeners = state.listeners.filter { $0.value.listener != nil }
+            return !state.listeners.isEmpty
         }
-        guard !inboxes.isEmpty || !subscribers.isEmpty else { return }
+    }
+
+    /// Delivers a save to every other context's inbox, to every subscriber and to every listener. The changes are
+    /// made only when someone receives them: a save of many models in a container with one context skips hashing
+    /// their identifiers into sets.
+    func broadcast(from sender: ChangeInbox, _ makeChanges: () -> SavedChanges) {
+        let (inboxes, subscribers, listeners) = state.withLock { state in
+            state.inboxes = state.inboxes.filter { $0.value.inbox != nil }
+            state.listeners = state.listeners.filter { $0.value.listener != nil }
+            return (
+                state.inboxes.values.compactMap(\.inbox).filter { $0 !== sender }, Array(state.subscribers.values),
+                state.listeners.values.compactMap(\.listener)
+            )
+        }
+        guard !inboxes.isEmpty || !subscribers.isEmpty || !listeners.isEmpty else { return }
         let changes = makeChanges()
         for inbox in inboxes { inbox.post(changes) }
         for subscriber in subscribers { subscriber.yield(changes) }
+        for listener in listeners { listener.receive(changes, sender) }
     }
 
     /// Tells every context that every row of the stores with these identifiers was deleted; tells nothing when
@@ -73,6 +107,10 @@ final class ChangeBroadcaster: Sendable {
 
     private struct WeakInbox {
         weak var inbox: ChangeInbox?
+    }
+
+    private struct WeakListener {
+        weak var listener: SaveListener?
     }
 }
 

@@ -21,6 +21,13 @@ public struct FetchResultsCollection<Element>: RandomAccessCollection {
     }
 }
 
+extension FetchResultsCollection {
+    /// A collection of models already loaded, as a live query holds them.
+    init(loaded models: [Element]) {
+        self.init(storage: FetchResultsStorage(loaded: models))
+    }
+}
+
 /// Loads and caches the batches of a `FetchResultsCollection`.
 final class FetchResultsStorage<Element> {
     let count: Int
@@ -29,13 +36,25 @@ final class FetchResultsStorage<Element> {
     private var cached: [(batch: Int, elements: [Element])] = []
     private let cachedBatchLimit = 2
 
+    /// Every element, when all were loaded up front.
+    let loaded: [Element]?
+
     init(count: Int, batchSize: Int, loadBatch: @escaping (Range<Int>) -> [Element]) {
         self.count = count
         self.batchSize = max(1, batchSize)
         self.loadBatch = loadBatch
+        self.loaded = nil
+    }
+
+    init(loaded: [Element]) {
+        self.count = loaded.count
+        self.batchSize = max(1, loaded.count)
+        self.loadBatch = { Array(loaded[$0]) }
+        self.loaded = loaded
     }
 
     func element(at position: Int) -> Element {
+        if let loaded { return loaded[position] }
         precondition(position >= 0 && position < count, "index \(position) out of range 0..<\(count)")
         let batch = position / batchSize
         if let hit = cached.first(where: { $0.batch == batch }) { return hit.elements[position % batchSize] }

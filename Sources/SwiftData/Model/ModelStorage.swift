@@ -313,6 +313,7 @@ class ModelStorage {
             if values.holds(UnloadedRelationship.self, at: index) { context.hasChangedUnloadedRelationships = true }
         }
         if observed { setObserved(index, newValue) } else { values[index] = newValue }
+        noteChangeForObservers(at: index)
         // A new model has nothing to save as a change: it is saved whole.
         guard isSaved else { return }
         let isFirstChange = changedSlots.isEmpty

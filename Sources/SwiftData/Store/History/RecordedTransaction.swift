@@ -21,6 +21,12 @@ protocol StoreHistory: Sendable {
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be read.
     func transactions(after token: Int64?) throws -> (transactions: [RecordedTransaction], deletedThrough: Int64)
 
+    /// The newest recorded transaction's token, or 0 when there is none: where a reader that wants only later
+    /// transactions starts.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be read.
+    func newestToken() throws -> Int64
+
     /// Deletes the transactions with these tokens.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be written.

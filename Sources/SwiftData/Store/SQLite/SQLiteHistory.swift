@@ -218,6 +218,10 @@ extension SQLiteStore: StoreHistory {
         }
     }
 
+    func newestToken() throws -> Int64 {
+        try historyAccess("reading") { try pool.read { try SQLiteHistory.newestToken($0) } }
+    }
+
     func deleteTransactions(_ tokens: [Int64]) throws {
         guard let highest = tokens.max() else { return }
         try historyAccess("deleting") {

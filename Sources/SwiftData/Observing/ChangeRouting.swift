@@ -1,0 +1,69 @@
+internal import Synchronization
+
+/// Decides what a save or another process's commit means for a live query, on the thread that tells of it: which
+/// models to look at again, whether only a refetch can tell, or nothing at all.
+final class ChangeRouting: Sendable {
+    /// What is pending for the query's next update.
+    let changes = ObservedChanges()
+    /// The query's context's inbox, which tells its own saves from others' and takes other processes' commits.
+    let inbox: ChangeInbox
+    private let includesPendingChanges: Bool
+    private let readsState: Locked<ObservedReads>
+    /// The table of each entity of the container, by entity name.
+    private let tableByEntityName: [String: String]
+    /// The tables with uniqueness constraints: a save there may merge an inserted model into a stored one.
+    private let upsertingTables: Set<String>
+    private let ignored = Atomic<Int>(0)
+
+    init(reads: ObservedReads, includesPendingChanges: Bool, container: ModelContainer, inbox: ChangeInbox) {
+        self.inbox = inbox
+        self.includesPendingChanges = includesPendingChanges
+        self.readsState = Locked(reads)
+        let entities = container.schema.modelEntitiesByName.values
+        tableByEntityName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.tableName) })
+        upsertingTables = Set(entities.filter { !$0.uniquenessConstraints.isEmpty }.map(\.tableName))
+    }
+
+    /// What the query's results read.
+    var reads: ObservedReads {
+        get { readsState.withLock { $0 } }
+        set { readsState.withLock { $0 = newValue } }
+    }
+
+    /// How many saves could not change the results.
+    var savesIgnored: Int { ignored.load(ordering: .relaxed) }
+
+    /// Notes what a save (or another process's commit, in the same form) means for the results.
+    func route(_ saved: SavedChanges, isOwnSave: Bool) -> ObservedChanges.Arrival {
+        let reads = self.reads
+        if isOwnSave && includesPendingChanges {
+            // The results showed these changes while they were pending. Only an upsert changes what they show: an
+            // inserted model merged into a stored one leaves two models of one row.
+            let upserts =
+                upsertingTables.contains(reads.resultTable)
+                && saved.insertedIdentifiers.contains { tableByEntityName[$0.entityName] == reads.resultTable }
+            if !upserts { ignored.add(1, ordering: .relaxed) }
+            return changes.add(identifiers: [], needsRefetch: upserts, needsMerge: false)
+        }
+        var identifiers: [PersistentIdentifier] = []
+        var needsRefetch = false
+        func note(_ identifier: PersistentIdentifier, properties: Set<String>?) {
+            guard let table = tableByEntityName[identifier.entityName],
+                reads.isAffected(byChangeIn: table, properties: properties)
+            else { return }
+            if table == reads.resultTable { identifiers.append(identifier) } else { needsRefetch = true }
+        }
+        for identifier in saved.insertedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
+        for identifier in saved.deletedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
+        for identifier in saved.updatedIdentifiers where !needsRefetch {
+            note(identifier, properties: saved.updatedProperties.map { $0[identifier.entityName] ?? [] })
+        }
+        if needsRefetch || identifiers.count > ObservedChanges.identifierLimit {
+            identifiers = []
+            needsRefetch = true
+        }
+        if !needsRefetch && identifiers.isEmpty { ignored.add(1, ordering: .relaxed) }
+        // The context merges others' saves: the models it shows take their new values.
+        return changes.add(identifiers: identifiers, needsRefetch: needsRefetch, needsMerge: !isOwnSave)
+    }
+}

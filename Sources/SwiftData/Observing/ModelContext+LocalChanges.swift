@@ -1,0 +1,67 @@
+internal import Synchronization
+
+/// A change a context made in memory that a live query may need to see: what `ResultsObserver` follows between
+/// saves.
+enum LocalChange {
+    /// A model entered the context: a new model inserted, or a deletion cancelled.
+    case inserted(ModelStorage)
+    /// A model was marked for deletion, or a new model discarded.
+    case deleted(ModelStorage)
+    /// One property of a model in the context changed.
+    case changed(ModelStorage, slot: Int)
+    /// Rows of an entity were deleted without loading their models (`delete(model:where:)`).
+    case rowsDeleted(Schema.Entity)
+    /// Every pending change was discarded (`rollback()`).
+    case rolledBack
+}
+
+/// What a context tells of its in-memory changes.
+protocol LocalChangeObserver: AnyObject {
+    func contextDidChange(_ change: LocalChange)
+}
+
+/// The observers of a context's in-memory changes, held weakly: an observer that goes away stops being told.
+struct LocalChangeObservers {
+    private struct Entry {
+        weak var observer: (any LocalChangeObserver)?
+    }
+
+    private var entries: [Entry] = []
+
+    /// How many observers of in-memory changes exist in the process. A property's setter asks its context for
+    /// observers only when there are some anywhere: reading the context's weak reference on every write would
+    /// cost the writes of programs that observe nothing.
+    static let liveCount = Atomic<Int>(0)
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    mutating func add(_ observer: any LocalChangeObserver) {
+        entries.removeAll { $0.observer == nil }
+        entries.append(Entry(observer: observer))
+    }
+
+    mutating func remove(_ observer: any LocalChangeObserver) {
+        entries.removeAll { $0.observer == nil || $0.observer === observer }
+    }
+
+    func notify(_ change: LocalChange) {
+        for entry in entries { entry.observer?.contextDidChange(change) }
+    }
+}
+
+extension ModelContext {
+    /// Tells the observers of this context's in-memory changes of one.
+    func noteLocalChange(_ change: LocalChange) {
+        guard !localChangeObservers.isEmpty else { return }
+        localChangeObservers.notify(change)
+    }
+}
+
+extension ModelStorage {
+    /// Tells the model's context that a property changed, when something in the process follows such changes.
+    @inline(__always)
+    final func noteChangeForObservers(at index: Int) {
+        guard LocalChangeObservers.liveCount.load(ordering: .relaxed) > 0, model != nil, let context else { return }
+        context.noteLocalChange(.changed(self, slot: index))
+    }
+}

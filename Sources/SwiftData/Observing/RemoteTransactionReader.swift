@@ -1,0 +1,68 @@
+internal import Foundation
+
+/// Reads what other processes and containers committed to a container's stores, from each store's history: the
+/// transactions after the last one the reader saw. What `ResultsObserver` and `HistoryObserver` do when the
+/// container posts `ModelContainer.remoteChange`.
+final class RemoteTransactionReader: Sendable {
+    private let histories: [String: any StoreHistory]
+    /// The newest token seen, by store identifier.
+    private let positions: Locked<[String: Int64]>
+
+    /// A reader of the stores of `container` that keep history, starting after the given tokens, or after each
+    /// store's newest transaction for a store without one.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` naming a store whose history cannot be read.
+    init(container: ModelContainer, startingAfter tokens: [String: Int64] = [:]) throws {
+        var histories: [String: any StoreHistory] = [:]
+        var positions: [String: Int64] = [:]
+        for store in container.stores {
+            guard let history = store.recordedHistory else { continue }
+            histories[store.identifier] = history
+            positions[store.identifier] = try tokens[store.identifier] ?? history.newestToken()
+        }
+        self.histories = histories
+        self.positions = Locked(positions)
+    }
+
+    /// The newest token seen, by store identifier.
+    var tokens: [String: Int64] { positions.withLock { $0 } }
+
+    /// The transactions a store committed since the reader last looked, in order, and moves past them.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be read; the
+    ///   reader stays where it was, so the next read tries the same transactions again.
+    func newTransactions(of storeIdentifier: String) throws -> [RecordedTransaction] {
+        guard let history = histories[storeIdentifier] else { return [] }
+        // One read at a time per reader: two at once would both return the same transactions.
+        return try positions.withLock { positions in
+            let after = positions[storeIdentifier] ?? 0
+            let transactions = try history.transactions(after: after).transactions
+            if let newest = transactions.last?.token { positions[storeIdentifier] = max(after, newest) }
+            return transactions
+        }
+    }
+
+    /// A transaction's changes as a save of this process announces its own: the identifiers it inserted, updated
+    /// and deleted, and the properties it updated, by entity.
+    static func savedChanges(of transaction: RecordedTransaction, storeIdentifier: String) -> SavedChanges {
+        var inserted: Set<PersistentIdentifier> = []
+        var updated: Set<PersistentIdentifier> = []
+        var deleted: Set<PersistentIdentifier> = []
+        var properties: [String: Set<String>] = [:]
+        for group in transaction.changes.groups {
+            let scope = IdentifierScope(storeIdentifier: storeIdentifier, entityName: group.entityName)
+            let identifiers = group.keys.map { PersistentIdentifier(scope: scope, primaryKey: $0) }
+            switch group.kind {
+            case .insert: inserted.formUnion(identifiers)
+            case .update:
+                updated.formUnion(identifiers)
+                properties[group.entityName, default: []].formUnion(group.properties)
+            case .delete: deleted.formUnion(identifiers)
+            }
+        }
+        updated.subtract(deleted)
+        return SavedChanges(
+            insertedIdentifiers: inserted, updatedIdentifiers: updated, deletedIdentifiers: deleted,
+            author: transaction.author, updatedProperties: properties)
+    }
+}
