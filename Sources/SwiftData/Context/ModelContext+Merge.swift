@@ -40,6 +40,15 @@ extension ModelContext {
         refreshRegisteredModels(Array(pending.updated))
     }
 
+    /// Gives the models that had unsaved changes when other contexts saved their rows the values those saved, in the
+    /// properties they did not change: called once their changes are saved or rolled back.
+    func refreshModelsSavedElsewhereWhileChanged() {
+        guard !savedElsewhereWhileChanged.isEmpty else { return }
+        let identifiers = Array(savedElsewhereWhileChanged)
+        savedElsewhereWhileChanged = []
+        refreshRegisteredModels(identifiers)
+    }
+
     /// Drops registered models whose rows another context deleted, and returns the identifiers of those it
     /// dropped. A model with unsaved changes stays, unless its store is one of `stores`: then it leaves too, and
     /// its changes and pending deletion are dropped.
@@ -98,8 +107,12 @@ extension ModelContext {
     private func refreshRegisteredModels(_ identifiers: [PersistentIdentifier]) -> [PersistentIdentifier] {
         var byEntity: [String: [PersistentIdentifier]] = [:]
         for identifier in identifiers {
-            guard let model = registered[identifier]?.model, !model.storage.hasChanges, !identifier.isTemporary
-            else { continue }
+            guard let model = registered[identifier]?.model, !identifier.isTemporary else { continue }
+            guard !model.storage.hasChanges else {
+                // Its changes win; its other properties take the saved values once it is saved or rolled back.
+                savedElsewhereWhileChanged.insert(identifier)
+                continue
+            }
             byEntity[identifier.entityName, default: []].append(identifier)
         }
         var vanished: [PersistentIdentifier] = []

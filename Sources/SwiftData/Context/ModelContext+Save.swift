@@ -350,6 +350,7 @@ extension ModelContext {
         hasChangedUnloadedRelationships = false
         batchDeletions.removeAll()
         showReregisteredValues(of: reregistered)
+        refreshModelsSavedElsewhereWhileChanged()
 
         announceSave(
             inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, updatedProperties: updatedProperties)

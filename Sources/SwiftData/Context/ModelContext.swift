@@ -56,6 +56,9 @@ public final class ModelContext {
 
     /// Saves of the container's other contexts not applied here yet.
     let inbox = ChangeInbox()
+    /// Models that had unsaved changes when another context saved their rows: they take the other properties' saved
+    /// values once their own changes are saved or rolled back.
+    var savedElsewhereWhileChanged: Set<PersistentIdentifier> = []
     /// The live queries (`ResultsObserver`) that follow this context's in-memory changes.
     var localChangeObservers = LocalChangeObservers()
     /// True for the container's `mainContext`, whose autosave runs on the main actor.
@@ -169,6 +172,7 @@ public final class ModelContext {
         deleted = OrderedModels()
         batchDeletions.removeAll()
         undoManager?.removeAllActions()
+        refreshModelsSavedElsewhereWhileChanged()
         noteLocalChange(.rolledBack)
     }
 

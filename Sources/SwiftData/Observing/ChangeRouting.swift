@@ -36,14 +36,13 @@ final class ChangeRouting: Sendable {
     /// Notes what a save (or another process's commit, in the same form) means for the results.
     func route(_ saved: SavedChanges, isOwnSave: Bool) -> ObservedChanges.Arrival {
         let reads = self.reads
-        if isOwnSave && includesPendingChanges {
-            // The results showed these changes while they were pending. Only an upsert changes what they show: an
-            // inserted model merged into a stored one leaves two models of one row.
-            let upserts =
-                upsertingTables.contains(reads.resultTable)
-                && saved.insertedIdentifiers.contains { tableByEntityName[$0.entityName] == reads.resultTable }
-            if !upserts { ignored.add(1, ordering: .relaxed) }
-            return changes.add(identifiers: [], needsRefetch: upserts, needsMerge: false)
+        let showsOwnChanges = isOwnSave && includesPendingChanges
+        if showsOwnChanges,
+            upsertingTables.contains(reads.resultTable),
+            saved.insertedIdentifiers.contains(where: { tableByEntityName[$0.entityName] == reads.resultTable })
+        {
+            // An upsert merged an inserted model into a stored one: two models of one row were shown.
+            return changes.add(identifiers: [], needsRefetch: true, needsMerge: false)
         }
         var identifiers: [PersistentIdentifier] = []
         var needsRefetch = false
@@ -53,10 +52,16 @@ final class ChangeRouting: Sendable {
             else { return }
             if table == reads.resultTable { identifiers.append(identifier) } else { needsRefetch = true }
         }
-        for identifier in saved.insertedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
-        for identifier in saved.deletedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
-        for identifier in saved.updatedIdentifiers where !needsRefetch {
-            note(identifier, properties: saved.updatedProperties.map { $0[identifier.entityName] ?? [] })
+        if showsOwnChanges {
+            // The results showed these changes while they were pending. But a model saved with changes takes, in
+            // its other properties, the values other contexts saved meanwhile: those may move it.
+            for identifier in saved.updatedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
+        } else {
+            for identifier in saved.insertedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
+            for identifier in saved.deletedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
+            for identifier in saved.updatedIdentifiers where !needsRefetch {
+                note(identifier, properties: saved.updatedProperties.map { $0[identifier.entityName] ?? [] })
+            }
         }
         if needsRefetch || identifiers.count > ObservedChanges.identifierLimit {
             identifiers = []
