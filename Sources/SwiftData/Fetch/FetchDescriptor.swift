@@ -31,8 +31,10 @@ public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
     /// (0, `false`, `""`, empty `Data`, the reference date, a zero `Decimal`, the all-zero `UUID`, `about:blank`,
     /// an empty array or dictionary, the first case of a `CaseIterable` enumeration). An attribute whose type has
     /// no empty value (an enumeration that is not `CaseIterable` and has no case for an empty raw value, a
-    /// transformed value) is always fetched, so its stored value is known. Apple's SwiftData stops the program
-    /// instead when the row is gone.
+    /// transformed value, a `Codable` value that does not decode from empty fields) is always fetched, so its
+    /// stored value is known; among them is every attribute whose type SwiftData cannot make a value of (a class
+    /// whose coding or transformer refuses empty input). Apple's SwiftData stops the program instead when the row
+    /// is gone.
     public var propertiesToFetch: [PartialKeyPath<T>] = []
     /// Relationships whose models to load together with the results.
     public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []

@@ -237,8 +237,9 @@ struct FetchPlan<T: PersistentModel> {
     }
 
     /// The slot indexes `propertiesToFetch` names, or nil to read every column. Attributes with no placeholder
-    /// (`Schema.Entity.Property.placeholderValue`) are read too: one left out could not be read at all once its
-    /// row is gone.
+    /// (`Schema.Entity.Property.placeholderValue`) are read too, every one whose type SwiftData can make no value
+    /// of among them: once its row is gone, one left out would read a value made of its type, another row's value,
+    /// or, with neither, stop the program (see `ModelStorage.unfetchedAttribute(at:)`).
     private var requestedProperties: Set<Int>? {
         guard !descriptor.propertiesToFetch.isEmpty else { return nil }
         // A subclass's own attributes are read only with every column: when one has no placeholder, read them all.

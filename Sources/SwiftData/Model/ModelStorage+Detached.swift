@@ -1,7 +1,7 @@
 extension ModelStorage {
     // MARK: - Reading What Was Not Loaded
 
-    /// True when a slot holds a value that was never loaded: an attribute a partial fetch left out, or a
+    /// True when a slot holds a value that was never loaded: an attribute not fetched (`NotFetched`), or a
     /// relationship of a row a batch could not read (a to-one stored in this model's row included).
     final var holdsUnloadedValues: Bool {
         for index in 0..<values.count {
@@ -11,16 +11,23 @@ extension ModelStorage {
         return false
     }
 
-    /// The value of an attribute a fetch with `propertiesToFetch` left out, read now: through the model's context,
-    /// or through its container when the context was released. When the row is gone (deleted by another context
-    /// or process) or cannot be read, the attribute reads its stand-in value (`Schema.Entity.Property.standInValue`:
-    /// its placeholder, else a value SwiftData makes of its type) and is not marked loaded, so a later read tries the
-    /// store again.
+    /// The value of an attribute not fetched yet, read now: through the model's context, or through its container
+    /// when the context was released. When the row is gone (deleted by another context or process) or cannot be
+    /// read, the attribute reads its stand-in value (`Schema.Entity.Property.standInValue`: its placeholder, else a
+    /// value SwiftData makes of its type) and is not marked loaded, so a later read tries the store again.
     ///
-    /// A type SwiftData can make no value of (a class, or a type holding references, that neither its coding nor
-    /// its transformer makes from no data) reads the value another row of the entity holds, the first in key order
-    /// that can be read: a value of the type the app made, which beats stopping. Only when no row holds one does
-    /// the read stop the program, with a message naming the property: no value of its type exists to return.
+    /// Three kinds of model hold attributes not fetched: one a fetch with `propertiesToFetch` read; one of a row
+    /// that is gone (`Schema.Entity.vanishedStandIn(identifier:kept:container:)`: what `ModelContext.model(for:)`
+    /// returns for a deleted row, the target of a non-optional to-one relationship that is gone, a row gone before
+    /// its batch was read); and one of a row the store could not read
+    /// (`ModelContext.unloadedModel(of:identifier:kept:)`). An attribute that has no placeholder is never left out
+    /// of the first kind, since a fetch with `propertiesToFetch` always reads it, and a batched fetch keeps its
+    /// value for the models of the other kinds it makes. So an attribute of a type SwiftData can make no value of
+    /// (a class, or a type holding references, that neither its coding nor its transformer makes from no data)
+    /// reaches the end of this method only in a model of a row none of whose values was read. It then reads the
+    /// value another row of the entity holds, the first in key order that can be read: a value of the type the app
+    /// made, which beats stopping. Only when no row holds one does the read stop the program, with a message naming
+    /// the property: no value of its type exists to return.
     final func unfetchedAttribute(at index: Int) -> Any {
         let reader = context ?? detachedContainer.map { ModelContext($0) }
         reader?.loadUnfetchedAttributes(of: self)

@@ -15,7 +15,8 @@ class ModelStorage {
     }
     /// A relationship whose links are stored on the other side (or in a join table) and not loaded yet.
     struct UnloadedRelationship {}
-    /// An attribute a fetch with `propertiesToFetch` left out; it loads on first access.
+    /// An attribute not read yet: one a fetch with `propertiesToFetch` left out (never one without a placeholder),
+    /// or one of a model made without reading its row; it loads on first access (see `unfetchedAttribute(at:)`).
     struct NotFetched {}
 
     // The stored properties every property read and write touches are `@exclusivity(unchecked)`: the run-time

@@ -32,6 +32,41 @@ final class GaugeReading {
     }
 }
 
+/// A crest SwiftData can make no value of: a class whose decoding refuses an empty motto, so it neither decodes
+/// from empty fields or columns nor is a small value type.
+final class PennantCrest: Codable {
+    let motto: String
+
+    init(motto: String) { self.motto = motto }
+
+    required init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let motto = try container.decode(String.self, forKey: .motto)
+        guard !motto.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .motto, in: container, debugDescription: "no motto")
+        }
+        self.motto = motto
+    }
+}
+
+/// A pennant with an attribute of each kind: with a placeholder (`count`, `note`), and with no stand-in at all
+/// (`crest`, `tint`).
+@Model
+final class Pennant {
+    var name: String
+    var count: Int
+    var note: String?
+    var crest: PennantCrest
+    @Attribute(.transformable(by: TintTransformer.self)) var tint: Tint
+
+    init(name: String, count: Int, crest: PennantCrest, tint: Tint) {
+        self.name = name
+        self.count = count
+        self.crest = crest
+        self.tint = tint
+    }
+}
+
 /// Attributes a fetch with `propertiesToFetch` left out, read when their context or their row is gone.
 @Suite struct UnfetchedAttributeTests {
     let site = URL(string: "https://example.com/gauge")!
@@ -47,6 +82,74 @@ final class GaugeReading {
         var descriptor = FetchDescriptor<GaugeReading>()
         descriptor.propertiesToFetch = [\.label]
         return try #require(try context.fetch(descriptor).first)
+    }
+
+    /// True when a model's attribute was left not fetched.
+    func isUnfetched(_ model: some PersistentModel, _ name: String) throws -> Bool {
+        let property = try #require(model.storage.entity.property(named: name))
+        return model.storage.values[property.index] is ModelStorage.NotFetched
+    }
+
+    /// A container holding one pennant, in memory or on disk.
+    func savedPennant(onDisk: Bool, in directory: TemporaryDirectory) throws -> ModelContainer {
+        let container =
+            onDisk ? try makeContainer(Pennant.self, at: directory.store()) : try makeInMemoryContainer(Pennant.self)
+        let context = ModelContext(container)
+        context.insert(Pennant(name: "north", count: 7, crest: PennantCrest(motto: "onward"), tint: Tint(hue: 40)))
+        try context.save()
+        return container
+    }
+
+    /// An attribute of a type SwiftData can make no value of is fetched even by a partial fetch that does not name
+    /// it, so it reads its value once its row, and every other row of its entity, is gone; an attribute with a
+    /// placeholder is still left out.
+    @Test(arguments: [false, true])
+    func attributeWithoutStandInIsFetchedAndReadsItsValueOnceEveryRowIsGone(onDisk: Bool) throws {
+        let entity = Schema.Entity.of(Pennant.self)
+        #expect(try #require(entity.property(named: "crest")).standInValue == nil)
+        #expect(try #require(entity.property(named: "tint")).standInValue == nil)
+        let directory = try TemporaryDirectory()
+        let container = try savedPennant(onDisk: onDisk, in: directory)
+        var descriptor = FetchDescriptor<Pennant>()
+        descriptor.propertiesToFetch = [\.name]
+        let pennant = try #require(try ModelContext(container).fetch(descriptor).first)
+        #expect(try !isUnfetched(pennant, "crest"))
+        #expect(try !isUnfetched(pennant, "tint"))
+        #expect(try isUnfetched(pennant, "count"))
+        #expect(try isUnfetched(pennant, "note"))
+
+        let other = ModelContext(container)
+        for model in try other.fetch(FetchDescriptor<Pennant>()) { other.delete(model) }
+        try other.save()
+
+        // Had `crest` been left out, no row would hold a value of it, and reading it would stop the program.
+        #expect(pennant.crest.motto == "onward")
+        #expect(pennant.tint.hue == 40)
+        #expect(pennant.count == 0)
+        #expect(pennant.note == nil)
+        #expect(pennant.name == "north")
+    }
+
+    /// Every way of fetching with `propertiesToFetch` leaves out only attributes that have a stand-in value.
+    @Test func everyPartialFetchLeavesOutOnlyAttributesWithAStandIn() throws {
+        let directory = try TemporaryDirectory()
+        let container = try savedPennant(onDisk: true, in: directory)
+        var descriptor = FetchDescriptor<Pennant>()
+        descriptor.propertiesToFetch = [\.name]
+        var fetched: [Pennant] = []
+        fetched += try ModelContext(container).fetch(descriptor)
+        try ModelContext(container).enumerate(descriptor, batchSize: 1) { fetched.append($0) }
+        fetched += try ModelContext(container).fetch(descriptor, batchSize: 1).map { $0 }
+        var sorted = descriptor
+        sorted.sortBy = [SortDescriptor(\.name)]
+        try ModelContext(container).enumerate(sorted, batchSize: 1) { fetched.append($0) }
+        #expect(fetched.count == 4)
+        for pennant in fetched {
+            for property in pennant.storage.entity.persistedProperties where !property.isRelationship {
+                let isUnfetched = pennant.storage.values[property.index] is ModelStorage.NotFetched
+                #expect(!isUnfetched || property.standInValue != nil, "\(property.name)")
+            }
+        }
     }
 
     @Test func unfetchedAttributeLoadsThroughTheContainerAfterItsContextIsReleased() throws {
