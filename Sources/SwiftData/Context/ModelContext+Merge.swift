@@ -47,6 +47,10 @@ extension ModelContext {
         let identifiers = Array(savedElsewhereWhileChanged)
         savedElsewhereWhileChanged = []
         refreshRegisteredModels(identifiers)
+        guard !localChangeObservers.isEmpty else { return }
+        for identifier in identifiers {
+            if let storage = registered[identifier] { noteLocalChange(.refreshed(storage)) }
+        }
     }
 
     /// Drops registered models whose rows another context deleted, and returns the identifiers of those it

@@ -36,32 +36,34 @@ final class ChangeRouting: Sendable {
     /// Notes what a save (or another process's commit, in the same form) means for the results.
     func route(_ saved: SavedChanges, isOwnSave: Bool) -> ObservedChanges.Arrival {
         let reads = self.reads
-        let showsOwnChanges = isOwnSave && includesPendingChanges
-        if showsOwnChanges,
-            upsertingTables.contains(reads.resultTable),
-            saved.insertedIdentifiers.contains(where: { tableByEntityName[$0.entityName] == reads.resultTable })
-        {
-            // An upsert merged an inserted model into a stored one: two models of one row were shown.
-            return changes.add(identifiers: [], needsRefetch: true, needsMerge: false)
+        if isOwnSave && includesPendingChanges {
+            // The results showed these changes while they were pending (and the models the save refreshed are
+            // told of as changes in the context). Only an upsert changes what they show: an inserted model merged
+            // into a stored one leaves two models of one row.
+            let upserts =
+                upsertingTables.contains(reads.resultTable)
+                && saved.insertedIdentifiers.contains { tableByEntityName[$0.entityName] == reads.resultTable }
+            if !upserts { ignored.add(1, ordering: .relaxed) }
+            return changes.add(identifiers: [], needsRefetch: upserts, needsMerge: false)
         }
         var identifiers: [PersistentIdentifier] = []
+        var deleted: [PersistentIdentifier] = []
         var needsRefetch = false
-        func note(_ identifier: PersistentIdentifier, properties: Set<String>?) {
+        func note(_ identifier: PersistentIdentifier, properties: Set<String>?, isDeleted: Bool = false) {
             guard let table = tableByEntityName[identifier.entityName],
                 reads.isAffected(byChangeIn: table, properties: properties)
             else { return }
-            if table == reads.resultTable { identifiers.append(identifier) } else { needsRefetch = true }
-        }
-        if showsOwnChanges {
-            // The results showed these changes while they were pending. But a model saved with changes takes, in
-            // its other properties, the values other contexts saved meanwhile: those may move it.
-            for identifier in saved.updatedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
-        } else {
-            for identifier in saved.insertedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
-            for identifier in saved.deletedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
-            for identifier in saved.updatedIdentifiers where !needsRefetch {
-                note(identifier, properties: saved.updatedProperties.map { $0[identifier.entityName] ?? [] })
+            guard table == reads.resultTable else {
+                needsRefetch = true
+                return
             }
+            identifiers.append(identifier)
+            if isDeleted { deleted.append(identifier) }
+        }
+        for identifier in saved.insertedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
+        for identifier in saved.deletedIdentifiers { note(identifier, properties: nil, isDeleted: true) }
+        for identifier in saved.updatedIdentifiers where !needsRefetch {
+            note(identifier, properties: saved.updatedProperties.map { $0[identifier.entityName] ?? [] })
         }
         if needsRefetch || identifiers.count > ObservedChanges.identifierLimit {
             identifiers = []
@@ -69,6 +71,7 @@ final class ChangeRouting: Sendable {
         }
         if !needsRefetch && identifiers.isEmpty { ignored.add(1, ordering: .relaxed) }
         // The context merges others' saves: the models it shows take their new values.
-        return changes.add(identifiers: identifiers, needsRefetch: needsRefetch, needsMerge: !isOwnSave)
+        return changes.add(
+            identifiers: identifiers, deleted: deleted, needsRefetch: needsRefetch, needsMerge: !isOwnSave)
     }
 }

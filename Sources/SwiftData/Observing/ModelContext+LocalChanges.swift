@@ -9,6 +9,8 @@ enum LocalChange {
     case deleted(ModelStorage)
     /// One property of a model in the context changed.
     case changed(ModelStorage, slot: Int)
+    /// A model took the values its row holds now, after its own changes were saved or rolled back.
+    case refreshed(ModelStorage)
     /// Rows of an entity were deleted without loading their models (`delete(model:where:)`).
     case rowsDeleted(Schema.Entity)
     /// Every pending change was discarded (`rollback()`).

@@ -6,6 +6,9 @@ final class ObservedChanges: Sendable {
     struct Pending {
         /// Models whose membership or place in the results may have changed.
         var identifiers: Set<PersistentIdentifier> = []
+        /// Models whose rows others deleted: gone from the results even while the context holds them with unsaved
+        /// changes, as a fetch no longer finds their rows.
+        var deleted: Set<PersistentIdentifier> = []
         /// True when only a refetch can tell what changed.
         var needsRefetch = false
         /// True when the query's context has saves of others to merge, which update the models it shows.
@@ -31,10 +34,14 @@ final class ObservedChanges: Sendable {
     }
 
     /// Adds what a save or commit changed.
-    func add(identifiers: some Collection<PersistentIdentifier>, needsRefetch: Bool, needsMerge: Bool) -> Arrival {
+    func add(
+        identifiers: some Collection<PersistentIdentifier>, deleted: some Collection<PersistentIdentifier> = [],
+        needsRefetch: Bool, needsMerge: Bool
+    ) -> Arrival {
         let changesResults = needsRefetch || !identifiers.isEmpty
         return state.withLock { pending in
             pending.identifiers.formUnion(identifiers)
+            pending.deleted.formUnion(deleted)
             if pending.identifiers.count > Self.identifierLimit {
                 pending.identifiers = []
                 pending.needsRefetch = true

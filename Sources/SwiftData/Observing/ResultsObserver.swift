@@ -59,6 +59,9 @@ where Element: PersistentModel, SectionTitle: Hashable {
     /// Models of the context changed in memory since the last update, by identity.
     private var locallyChanged: [ObjectIdentifier: ModelStorage] = [:]
     private var locallyNeedsRefetch = false
+    /// Models whose rows others deleted while this context holds them with unsaved changes: a fetch no longer
+    /// finds them, whatever their values.
+    private var deletedElsewhere: Set<PersistentIdentifier> = []
     private var listener: SaveListener?
     private var remoteChangeObservation: (any NSObjectProtocol)?
     /// How the observer's updates went, for tests and the benchmark.
@@ -259,6 +262,11 @@ where Element: PersistentModel, SectionTitle: Hashable {
         locallyChanged = [:]
         locallyNeedsRefetch = false
         if pending.needsMerge { modelContext.applyExternalChanges() }
+        if !pending.deleted.isEmpty || !deletedElsewhere.isEmpty {
+            // Only models the context still holds matter: the others left the context, and the results, as deleted.
+            deletedElsewhere.formUnion(pending.deleted)
+            deletedElsewhere = deletedElsewhere.filter { modelContext.registeredModel(for: $0) != nil }
+        }
         guard needsRefetch || !pending.identifiers.isEmpty || !storages.isEmpty else { return }
         if !needsRefetch, canUpdateInPlace, let updated = try? modelsUpdated(storages, pending.identifiers) {
             counts.updatesInPlace += 1
@@ -315,15 +323,17 @@ where Element: PersistentModel, SectionTitle: Hashable {
         var candidates: [Element] = []
         func consider(_ model: any PersistentModel) {
             guard named.insert(ObjectIdentifier(model)).inserted else { return }
-            if let element = model as? Element, element.storage.context === modelContext, !element.storage.isDeleted {
+            if let element = model as? Element, element.storage.context === modelContext, !element.storage.isDeleted,
+                deletedElsewhere.isEmpty || !deletedElsewhere.contains(element.storage.identifier)
+            {
                 candidates.append(element)
             }
         }
         for storage in storages {
             if let model = storage.model { consider(model) }
         }
-        var gone = Set<PersistentIdentifier>()
-        for identifier in identifiers {
+        var gone = deletedElsewhere
+        for identifier in identifiers where !gone.contains(identifier) {
             if let model = try modelContext.resolveModel(for: identifier) {
                 consider(model)
             } else {
@@ -381,7 +391,7 @@ extension ResultsObserver: ChangeArrivalReceiver {}
 extension ResultsObserver: LocalChangeObserver {
     func contextDidChange(_ change: LocalChange) {
         switch change {
-        case .inserted(let storage), .deleted(let storage):
+        case .inserted(let storage), .deleted(let storage), .refreshed(let storage):
             noteLocalChange(of: storage, property: nil)
         case .changed(let storage, let slot):
             noteLocalChange(of: storage, property: storage.entity.persistedProperties[slot].name)
