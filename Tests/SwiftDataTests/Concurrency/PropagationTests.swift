@@ -30,6 +30,24 @@ import Testing
         #expect(stored.budget == 2)
     }
 
+    @Test func aModelSavedOrRolledBackWithChangesTakesTheValuesOthersSavedMeanwhile() throws {
+        for rollsBack in [false, true] {
+            let (writer, reader, trip, seen) = try savedInOneContextSeenInAnother(
+                Trip(name: "Old", destination: "X", budget: 1))
+            seen.budget = 2
+            trip.name = "New"
+            try writer.save()
+            _ = try reader.fetch(FetchDescriptor<Trip>())
+            #expect(seen.name == "Old")
+            let notified = try observesChange({ _ = seen.name }) {
+                if rollsBack { reader.rollback() } else { try reader.save() }
+            }
+            #expect(notified)
+            #expect(seen.name == "New")
+            #expect(seen.budget == (rollsBack ? 1 : 2))
+        }
+    }
+
     @Test func deletionsElsewhereDropRegisteredModels() throws {
         let (writer, reader, trip, seen) = try savedInOneContextSeenInAnother(Trip(name: "Gone", destination: "X"))
         writer.delete(trip)
