@@ -10,6 +10,8 @@ struct Measurement: Codable {
     let ours_ms: Double
     let ratio: Double
     var peak_mb: Double?
+    /// What else the workload measured, for the table.
+    var note: String?
 }
 
 /// The workload sizes: full, or a twentieth with `--quick`.

@@ -40,12 +40,14 @@ if let comparedPath {
     if wanted("W3", "W4", "W8", "W10") { results += try workloads.bigStore() }
     if wanted("W7") { results += try workloads.relationships() }
     if wanted("W9") { results.append(try workloads.upserts()) }
+    if wanted("W11") { results += try workloads.liveResults() }
 }
 
 func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
 print(pad("workload", 6), pad("description", 58), pad("raw ms", 10), pad("ours ms", 10), "ratio")
 for result in results {
-    let extra = result.peak_mb.map { String(format: "  peak %.1f MB", $0) } ?? ""
+    let extra =
+        (result.peak_mb.map { String(format: "  peak %.1f MB", $0) } ?? "") + (result.note.map { "  \($0)" } ?? "")
     print(
         pad(result.workload, 6), pad(result.description, 58), pad(String(format: "%.2f", result.raw_ms), 10),
         pad(String(format: "%.2f", result.ours_ms), 10), String(format: "%.2f", result.ratio) + extra
