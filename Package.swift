@@ -83,6 +83,7 @@ let package = Package(
         .library(name: "SwiftData", targets: ["SwiftData"]),
         .executable(name: "projects-example", targets: ["ProjectsExample"]),
         .executable(name: "json-store-example", targets: ["JSONStoreExample"]),
+        .executable(name: "LiveTasksExample", targets: ["LiveTasksExample"]),
         .executable(name: "swiftdata", targets: ["SwiftDataCommand"]),
     ],
     dependencies: packageDependencies,
@@ -125,6 +126,13 @@ let package = Package(
             name: "JSONStoreExample",
             dependencies: ["JSONStoreKit", "SwiftData"],
             path: "Examples/JSONStoreExample",
+            swiftSettings: strictSettings
+        ),
+        // Live results across two processes: the program starts itself again as the writer of a shared store.
+        .executableTarget(
+            name: "LiveTasksExample",
+            dependencies: ["SwiftData"],
+            path: "Examples/LiveTasksExample",
             swiftSettings: strictSettings
         ),
 
