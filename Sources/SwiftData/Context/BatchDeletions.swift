@@ -118,6 +118,7 @@ extension ModelContext {
                 // The row was loaded since, and its model deleted the usual way: bring the model back.
                 if let model = context.registered[identifier]?.model { context.insertModel(model) }
             }
+            context.noteLocalChange(.rowsDeleted(entity))
         }
         scheduleAutosave()
         return true

@@ -285,6 +285,7 @@ extension ModelContext {
             removeDeletedModel(storage)
         }
         var hasUnregisteredInserts = false
+        var insertsMayOverwrite = false
         for (save, models) in savedInserts {
             // Room for a store's inserts is reserved when the first of an entity with uniqueness constraints comes,
             // as those are all registered (100,000 upserts took 210–283 ms growing the table as they went, 218–221
@@ -305,6 +306,7 @@ extension ModelContext {
                     hasUnregisteredInserts = true
                     continue
                 }
+                insertsMayOverwrite = true
                 if !isReserved {
                     registered.reserveCapacity(registered.count + models.count)
                     isReserved = true
@@ -353,7 +355,8 @@ extension ModelContext {
         refreshModelsSavedElsewhereWhileChanged()
 
         announceSave(
-            inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, updatedProperties: updatedProperties)
+            inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, updatedProperties: updatedProperties,
+            insertsMayOverwrite: insertsMayOverwrite)
     }
 
     /// Gives the models this context holds of rows a store reregistered while saving (a custom store's
@@ -370,7 +373,8 @@ extension ModelContext {
         inserted insertedIDs: [PersistentIdentifier],
         updated updatedIDs: [PersistentIdentifier],
         deleted deletedIDs: [PersistentIdentifier],
-        updatedProperties: [String: Set<String>]? = nil
+        updatedProperties: [String: Set<String>]? = nil,
+        insertsMayOverwrite: Bool = true
     ) {
         container.broadcaster.broadcast(from: inbox) {
             SavedChanges(
@@ -378,7 +382,8 @@ extension ModelContext {
                 updatedIdentifiers: Set(updatedIDs),
                 deletedIdentifiers: Set(deletedIDs),
                 author: author,
-                updatedProperties: updatedProperties
+                updatedProperties: updatedProperties,
+                insertsMayOverwrite: insertsMayOverwrite
             )
         }
         NotificationCenter.default.post(

@@ -19,6 +19,9 @@ public struct SavedChanges: Hashable, Sendable {
     /// The names of the properties the save changed, by entity name, or nil when not known: what live queries use
     /// to tell whether an update can change their results. Made only when a live query listens.
     var updatedProperties: [String: Set<String>]? = nil
+    /// True when some inserted model's entity has uniqueness constraints: an insert may have overwritten a stored
+    /// row (an upsert), whose models other contexts hold must take the saved values.
+    var insertsMayOverwrite = false
 }
 
 /// Something in the process that follows every save of a container, the saving context's own included: live
@@ -27,9 +30,15 @@ final class SaveListener: Sendable {
     /// Called on the saving context's thread, once the save has committed, with the save and the saving context's
     /// inbox (which tells the listener's own context's saves from others').
     let receive: @Sendable (SavedChanges, _ sender: ChangeInbox) -> Void
+    /// Called when every row of some stores was deleted (`deleteAllData()`, `erase()`).
+    let storesEmptied: @Sendable () -> Void
 
-    init(receive: @escaping @Sendable (SavedChanges, _ sender: ChangeInbox) -> Void) {
+    init(
+        receive: @escaping @Sendable (SavedChanges, _ sender: ChangeInbox) -> Void,
+        storesEmptied: @escaping @Sendable () -> Void
+    ) {
         self.receive = receive
+        self.storesEmptied = storesEmptied
     }
 }
 
@@ -86,11 +95,12 @@ final class ChangeBroadcaster: Sendable {
     /// there are none.
     func invalidateAll(storeIdentifiers: Set<String>) {
         guard !storeIdentifiers.isEmpty else { return }
-        let inboxes = state.withLock { state in
+        let (inboxes, listeners) = state.withLock { state in
             state.inboxes = state.inboxes.filter { $0.value.inbox != nil }
-            return state.inboxes.values.compactMap(\.inbox)
+            return (state.inboxes.values.compactMap(\.inbox), state.listeners.values.compactMap(\.listener))
         }
         for inbox in inboxes { inbox.invalidateAll(storeIdentifiers: storeIdentifiers) }
+        for listener in listeners { listener.storesEmptied() }
     }
 
     /// A new stream of every later save.
@@ -156,6 +166,8 @@ final class ChangeInbox: Sendable {
         state.withLock { state in
             guard !state.pending.refreshesEverything else { return }
             state.pending.updated.formUnion(changes.updatedIdentifiers)
+            // An insert that overwrote a stored row updated that row.
+            if changes.insertsMayOverwrite { state.pending.updated.formUnion(changes.insertedIdentifiers) }
             state.pending.updated.subtract(changes.deletedIdentifiers)
             state.pending.deleted.formUnion(changes.deletedIdentifiers)
             if state.pending.updated.count + state.pending.deleted.count > state.limit {
@@ -170,6 +182,13 @@ final class ChangeInbox: Sendable {
         state.withLock { state in
             let invalidated = state.pending.invalidatedStores.union(storeIdentifiers)
             state.pending = Pending(refreshesEverything: true, invalidatedStores: invalidated)
+        }
+    }
+
+    /// Notes that saves arrived whose changes are not known: the context re-reads every model it holds.
+    func refreshAll() {
+        state.withLock { state in
+            state.pending = Pending(refreshesEverything: true, invalidatedStores: state.pending.invalidatedStores)
         }
     }
 

@@ -294,19 +294,23 @@ class ModelStorage {
         let oldValue =
             values[index] is Unset ? entity.persistedProperties[index].emptyRelationshipValue : value(at: index)
         let normalized = entity.persistedProperties[index].normalizedRelationshipValue(newValue)
-        changeSlot(index, to: normalized)
+        changeSlot(index, to: normalized, notifiesObservers: false)
         if model == nil {
             slotsAwaitingInverse.append(index)
             return
         }
         updateInverse(of: index, from: oldValue, to: normalized)
+        noteChangeForObservers(at: index)
     }
 
     /// Puts a new value in a slot as a change of the model. A saved model's context keeps the value the slot held
     /// when last saved (on the slot's first change since), for a rollback, and learns of the model's first change.
     /// `observed` makes the write inside Observation's `withMutation`, for changes SwiftData makes itself; a
     /// property's setter is inside it already.
-    final func changeSlot(_ index: Int, to newValue: Any, observed: Bool = false) {
+    final func changeSlot(_ index: Int, to newValue: Any, observed: Bool = false, notifiesObservers: Bool = true) {
+        // Live queries hear of the change once it is recorded: one that fetches at once must not take the model
+        // for unchanged and refresh the new value away.
+        defer { if notifiesObservers { noteChangeForObservers(at: index) } }
         if isSaved, !changedSlots.contains(index), let context {
             context.savedValues.append((self, index, values[index]))
             // A relationship changed before its related models were read (a load that failed): the save checks
@@ -314,7 +318,6 @@ class ModelStorage {
             if values.holds(UnloadedRelationship.self, at: index) { context.hasChangedUnloadedRelationships = true }
         }
         if observed { setObserved(index, newValue) } else { values[index] = newValue }
-        noteChangeForObservers(at: index)
         // A new model has nothing to save as a change: it is saved whole.
         guard isSaved else { return }
         let isFirstChange = changedSlots.isEmpty

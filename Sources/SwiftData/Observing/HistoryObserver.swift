@@ -67,13 +67,17 @@ public final class HistoryObserver: Observable, ChangeArrivalReceiver {
             forName: ModelContainer.remoteChange, object: modelContainer, queue: nil
         ) { notification in
             guard let store = notification.userInfo?["storeIdentifier"] as? String,
-                let transactions = try? reader.newTransactions(of: store)
+                let read = try? reader.newTransactions(of: store)
             else { return }
-            let matches = transactions.contains { transaction in
-                (authors.isEmpty || transaction.author.map(authors.contains) == true)
-                    && (entityNames.isEmpty
-                        || transaction.changes.groups.contains { entityNames.contains($0.entityName) })
-            }
+            // Transactions deleted before they were read may have matched: count an event, and the history fetch
+            // the app makes then tells what is left.
+            let matches =
+                !read.isComplete
+                || read.transactions.contains { transaction in
+                    (authors.isEmpty || transaction.author.map(authors.contains) == true)
+                        && (entityNames.isEmpty
+                            || transaction.changes.groups.contains { entityNames.contains($0.entityName) })
+                }
             if matches { target.receiver?.changesArrived(ObservedChanges.Arrival(changesResults: true)) }
         }
     }

@@ -42,12 +42,18 @@ struct LocalChangeObservers {
         entries.append(Entry(observer: observer))
     }
 
-    mutating func remove(_ observer: any LocalChangeObserver) {
-        entries.removeAll { $0.observer == nil || $0.observer === observer }
+    /// Drops the entries of observers that were released.
+    mutating func removeReleased() {
+        entries.removeAll { $0.observer == nil }
     }
 
-    func notify(_ change: LocalChange) {
-        for entry in entries { entry.observer?.contextDidChange(change) }
+    /// Tells every observer of a change. Returns true when some observer was released: its entry can go.
+    func notify(_ change: LocalChange) -> Bool {
+        var hasReleased = false
+        for entry in entries {
+            if let observer = entry.observer { observer.contextDidChange(change) } else { hasReleased = true }
+        }
+        return hasReleased
     }
 }
 
@@ -55,7 +61,9 @@ extension ModelContext {
     /// Tells the observers of this context's in-memory changes of one.
     func noteLocalChange(_ change: LocalChange) {
         guard !localChangeObservers.isEmpty else { return }
-        localChangeObservers.notify(change)
+        // A copy: an observer told of the change may add another (a new live query made in its handler).
+        let observers = localChangeObservers
+        if observers.notify(change) { localChangeObservers.removeReleased() }
     }
 }
 

@@ -16,6 +16,10 @@ struct ObservedReads: Sendable {
 
     /// The table of the results' models.
     let resultTable: String
+    /// True when a key path SwiftData cannot place (a computed property, a path through a relationship or into a
+    /// composite attribute) or a predicate too deep to walk may read anything: every change counts, and changes
+    /// of other tables need a refetch.
+    private(set) var readsEverything = false
     /// What is read, by table; a table not listed is not read at all.
     private(set) var tables: [String: Read] = [:]
 
@@ -26,10 +30,10 @@ struct ObservedReads: Sendable {
         resultTable = entity.tableName
         tables[resultTable] = .properties([])
         if let predicate = descriptor.predicate {
-            if !collect(Mirror(reflecting: predicate.expression), depth: 0) { tables[resultTable] = .all }
+            if !collect(Mirror(reflecting: predicate.expression), depth: 0) { readsEverything = true }
         }
         for sort in descriptor.sortBy {
-            if let keyPath = sort.keyPath { add(keyPath) } else { tables[resultTable] = .all }
+            if let keyPath = sort.keyPath { add(keyPath) } else { readsEverything = true }
         }
         if let sectionBy { add(sectionBy) }
     }
@@ -38,6 +42,7 @@ struct ObservedReads: Sendable {
     /// table, when a property is read; of another table, when it is read through a relationship. `nil` properties
     /// stand for all of them (an insert, a delete, or an update that did not say).
     func isAffected(byChangeIn table: String, properties: Set<String>?) -> Bool {
+        if readsEverything { return true }
         switch tables[table] {
         case nil: return false
         case .all: return true
@@ -49,16 +54,13 @@ struct ObservedReads: Sendable {
 
     /// `isAffected(byChangeIn:properties:)` for one property, or for all of them when `property` is nil.
     func isAffected(byChangeIn table: String, property: String?) -> Bool {
+        if readsEverything { return true }
         switch tables[table] {
-        case nil: false
-        case .all: true
-        case .properties(let read): property.map(read.contains) ?? true
+        case nil: return false
+        case .all: return true
+        case .properties(let read): return property.map(read.contains) ?? true
         }
     }
-
-    /// True when a table other than the results' own is read: a change there can change the results only in ways
-    /// a refetch finds.
-    func readsOtherTable(_ table: String) -> Bool { table != resultTable && tables[table] != nil }
 
     /// Walks an expression tree, adding every key path in it. Returns false when the tree was too deep to walk
     /// whole.
@@ -82,7 +84,7 @@ struct ObservedReads: Sendable {
         guard let modelType = type(of: keyPath).rootType as? any PersistentModel.Type else { return }
         let entity = Self.entity(of: modelType)
         guard let index = entity.indexIfPersisted(keyPath) else {
-            tables[entity.tableName] = .all
+            readsEverything = true
             return
         }
         let property = entity.persistedProperties[index]

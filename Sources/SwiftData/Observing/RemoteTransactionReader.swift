@@ -27,18 +27,33 @@ final class RemoteTransactionReader: Sendable {
     /// The newest token seen, by store identifier.
     var tokens: [String: Int64] { positions.withLock { $0 } }
 
-    /// The transactions a store committed since the reader last looked, in order, and moves past them.
+    /// What a read of a store's new transactions found.
+    struct NewTransactions {
+        /// The transactions other containers and processes committed, in order.
+        var transactions: [RecordedTransaction]
+        /// False when some transactions after the reader's place were deleted before it read them: what they
+        /// changed is not known.
+        var isComplete: Bool
+    }
+
+    /// The transactions others committed to a store since the reader last looked, in order, and moves past them.
+    /// This container's own transactions are left out: its contexts announced them when they saved.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be read; the
     ///   reader stays where it was, so the next read tries the same transactions again.
-    func newTransactions(of storeIdentifier: String) throws -> [RecordedTransaction] {
-        guard let history = histories[storeIdentifier] else { return [] }
+    func newTransactions(of storeIdentifier: String) throws -> NewTransactions {
+        guard let history = histories[storeIdentifier] else {
+            return NewTransactions(transactions: [], isComplete: true)
+        }
         // One read at a time per reader: two at once would both return the same transactions.
         return try positions.withLock { positions in
             let after = positions[storeIdentifier] ?? 0
-            let transactions = try history.transactions(after: after).transactions
-            if let newest = transactions.last?.token { positions[storeIdentifier] = max(after, newest) }
-            return transactions
+            let (transactions, deletedThrough) = try history.transactions(after: after)
+            let newest = max(transactions.last?.token ?? after, deletedThrough)
+            positions[storeIdentifier] = max(after, newest)
+            return NewTransactions(
+                transactions: transactions.filter { !history.isOwnTransaction($0.token) },
+                isComplete: deletedThrough <= after)
         }
     }
 

@@ -46,6 +46,10 @@ where Element: PersistentModel, SectionTitle: Hashable {
     public let sectionBy: PartialKeyPath<Element>?
 
     private let registrar = ObservationRegistrar()
+    /// How many tellings of a change without an actor are running: a read inside one (an `onChange` handler)
+    /// gets the results as they were, as Observation tells of a change before it is made, and does not update
+    /// them in the middle of the change that is being told.
+    private let tellings = Atomic<Int>(0)
     /// The actor the observer was created on, which applies its updates; nil when it was created outside any.
     private let isolation: (any Actor)?
     private let sectionTitle: ((Element) -> SectionTitle)?
@@ -89,14 +93,17 @@ where Element: PersistentModel, SectionTitle: Hashable {
             includesPendingChanges: fetchDescriptor.includePendingChanges,
             container: modelContext.container,
             inbox: modelContext.inbox)
+        // Following starts first: a save or commit made while the first fetch runs is applied by the next update.
+        startFollowing()
         models = try modelContext.fetch(descriptor)
         madeSections = makeSections(of: models)
-        startFollowing()
     }
 
     deinit {
+        // The last reference may go on a thread that was telling the observer of a change: the context, which
+        // belongs to the observer's actor, is not touched here. Its entry for the observer is weak, and goes at
+        // the context's next change.
         if let remoteChangeObservation { NotificationCenter.default.removeObserver(remoteChangeObservation) }
-        modelContext.localChangeObservers.remove(self)
         LocalChangeObservers.liveCount.subtract(1, ordering: .relaxed)
     }
 
@@ -204,10 +211,16 @@ where Element: PersistentModel, SectionTitle: Hashable {
         LocalChangeObservers.liveCount.add(1, ordering: .relaxed)
         modelContext.localChangeObservers.add(self)
         let routing = routing
-        let listener = SaveListener { changes, sender in
-            let arrival = routing.route(changes, isOwnSave: sender === routing.inbox)
-            reference.receiver?.changesArrived(arrival)
-        }
+        let listener = SaveListener(
+            receive: { changes, sender in
+                let arrival = routing.route(changes, isOwnSave: sender === routing.inbox)
+                reference.receiver?.changesArrived(arrival)
+            },
+            storesEmptied: {
+                // The context drops the models of the emptied stores (its inbox was told); the results are fetched.
+                reference.receiver?.changesArrived(
+                    routing.changes.add(identifiers: [], needsRefetch: true, needsMerge: true))
+            })
         modelContext.container.broadcaster.register(listener)
         self.listener = listener
         guard let reader = try? RemoteTransactionReader(container: modelContext.container) else { return }
@@ -215,13 +228,15 @@ where Element: PersistentModel, SectionTitle: Hashable {
             forName: ModelContainer.remoteChange, object: modelContext.container, queue: nil
         ) { notification in
             guard let store = notification.userInfo?["storeIdentifier"] as? String else { return }
-            guard let transactions = try? reader.newTransactions(of: store) else {
-                // The history could not be read: only a refetch can tell what changed.
-                let arrival = routing.changes.add(identifiers: [], needsRefetch: true, needsMerge: false)
+            guard let read = try? reader.newTransactions(of: store), read.isComplete else {
+                // The history could not be read, or was deleted before it was: only re-reading the models the
+                // context holds, and a refetch, can tell what changed.
+                routing.inbox.refreshAll()
+                let arrival = routing.changes.add(identifiers: [], needsRefetch: true, needsMerge: true)
                 reference.receiver?.changesArrived(arrival)
                 return
             }
-            for transaction in transactions {
+            for transaction in read.transactions {
                 let changes = RemoteTransactionReader.savedChanges(of: transaction, storeIdentifier: store)
                 // The context merges them as it merges its container's other contexts' saves.
                 routing.inbox.post(changes)
@@ -236,6 +251,8 @@ where Element: PersistentModel, SectionTitle: Hashable {
     func changesArrived(_ arrival: ObservedChanges.Arrival) {
         guard let isolation else {
             guard arrival.changesResults else { return }
+            tellings.add(1, ordering: .relaxed)
+            defer { tellings.subtract(1, ordering: .relaxed) }
             registrar.willSet(self, keyPath: \.results)
             registrar.didSet(self, keyPath: \.results)
             if sectionTitle != nil {
@@ -250,7 +267,7 @@ where Element: PersistentModel, SectionTitle: Hashable {
 
     /// Applies what is pending, when something is.
     private func bringUpToDate() {
-        if routing.changes.isScheduled { update() }
+        if routing.changes.isScheduled, tellings.load(ordering: .relaxed) == 0 { update() }
     }
 
     /// Applies the changes gathered since the last update: merges other contexts' saves into the context, then
@@ -346,26 +363,37 @@ where Element: PersistentModel, SectionTitle: Hashable {
                 && (gone.isEmpty || !gone.contains(storage.identifier))
         }
         let predicate = descriptor.predicate
-        for candidate in candidates where try predicate?.evaluate(candidate) ?? true {
-            updated.insert(candidate, at: insertionPoint(of: candidate, in: updated))
+        let matches = try candidates.filter { try predicate?.evaluate($0) ?? true }
+        guard !matches.isEmpty else { return updated }
+        // A fetch lists unsaved models after stored ones, in the order the context holds them.
+        var insertionOrder: [ObjectIdentifier: Int] = [:]
+        if matches.contains(where: { $0.storage.identifier.isTemporary }) {
+            for (position, model) in modelContext.inserted.models.enumerated() {
+                insertionOrder[ObjectIdentifier(model)] = position
+            }
+        }
+        for candidate in matches {
+            updated.insert(candidate, at: insertionPoint(of: candidate, in: updated, insertionOrder))
         }
         return updated
     }
 
     /// Where a model goes in sorted results: after every model that precedes it.
-    private func insertionPoint(of model: Element, in sorted: [Element]) -> Int {
+    private func insertionPoint(of model: Element, in sorted: [Element], _ insertionOrder: [ObjectIdentifier: Int])
+        -> Int
+    {
         var low = 0
         var high = sorted.count
         while low < high {
             let middle = (low + high) / 2
-            if precedes(sorted[middle], model) { low = middle + 1 } else { high = middle }
+            if precedes(sorted[middle], model, insertionOrder) { low = middle + 1 } else { high = middle }
         }
         return low
     }
 
     /// The fetch's order: the sort descriptors, then the store's order of rows (by key), models not saved yet last
-    /// in the order they were made, as a fetch orders ties.
-    private func precedes(_ lhs: Element, _ rhs: Element) -> Bool {
+    /// in the order the context holds them (`insertionOrder`), as a fetch orders ties.
+    private func precedes(_ lhs: Element, _ rhs: Element, _ insertionOrder: [ObjectIdentifier: Int]) -> Bool {
         for sort in descriptor.sortBy {
             switch sort.compare(lhs, rhs) {
             case .orderedAscending: return true
@@ -373,15 +401,12 @@ where Element: PersistentModel, SectionTitle: Hashable {
             case .orderedSame: continue
             }
         }
-        return Self.storeOrder(lhs.storage.identifier, rhs.storage.identifier)
-    }
-
-    private static func storeOrder(_ lhs: PersistentIdentifier, _ rhs: PersistentIdentifier) -> Bool {
-        switch (lhs.id.key, rhs.id.key) {
-        case (.temporary(let left), .temporary(let right)): left < right
-        case (.temporary, _): false
-        case (_, .temporary): true
-        case (let left, let right): left < right
+        switch (lhs.storage.identifier.id.key, rhs.storage.identifier.id.key) {
+        case (.temporary, .temporary):
+            return (insertionOrder[ObjectIdentifier(lhs)] ?? .max) < (insertionOrder[ObjectIdentifier(rhs)] ?? .max)
+        case (.temporary, _): return false
+        case (_, .temporary): return true
+        case (let left, let right): return left < right
         }
     }
 }

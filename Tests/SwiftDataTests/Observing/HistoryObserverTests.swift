@@ -120,4 +120,21 @@ import Testing
         let history = try ModelContext(container).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         #expect(await eventually { observer.historyTokens.values.first as? DefaultHistoryToken == history.last?.token })
     }
+
+    @Test @MainActor func theContainersOwnSavesAreNotCounted() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.store()
+        let container = try makeContainer(LRTask.self, LRList.self, LRNote.self, at: url)
+        let other = try makeContainer(LRTask.self, LRList.self, LRNote.self, at: url)
+        let observer = try HistoryObserver(observedModels: [LRTask.self], modelContainer: container)
+        let own = ModelContext(container)
+        own.insert(LRTask(title: "own"))
+        try own.save()
+        let theirs = ModelContext(other)
+        theirs.insert(LRNote(text: "not observed"))
+        try theirs.save()
+        try await _Concurrency.Task.sleep(for: .milliseconds(1500))
+        // Only a Note came from elsewhere: nothing observed changed remotely.
+        #expect(observer.eventCounter == 0)
+    }
 }

@@ -27,6 +27,10 @@ protocol StoreHistory: Sendable {
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be read.
     func newestToken() throws -> Int64
 
+    /// True when this store object recorded the transaction with this token: a save of a context of this
+    /// container, which the container's contexts and live queries heard of when it was made.
+    func isOwnTransaction(_ token: Int64) -> Bool
+
     /// Deletes the transactions with these tokens.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be written.

@@ -218,6 +218,10 @@ extension SQLiteStore: StoreHistory {
         }
     }
 
+    func isOwnTransaction(_ token: Int64) -> Bool {
+        ownTransactions.madeHere(token)
+    }
+
     func newestToken() throws -> Int64 {
         try historyAccess("reading") { try pool.read { try SQLiteHistory.newestToken($0) } }
     }
