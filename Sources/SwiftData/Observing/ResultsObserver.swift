@@ -53,19 +53,19 @@ where Element: PersistentModel, SectionTitle: Hashable {
     /// The actor the observer was created on, which applies its updates; nil when it was created outside any.
     private let isolation: (any Actor)?
     private let sectionTitle: ((Element) -> SectionTitle)?
-    private var descriptor: FetchDescriptor<Element>
-    private var models: [Element] = []
+    var descriptor: FetchDescriptor<Element>
+    var models: [Element] = []
     private var madeSections: SectionedResults<Element, SectionTitle>?
     private var lastError: (any Error)?
 
     /// What the other threads that tell the observer of changes share with it.
-    private let routing: ChangeRouting
+    let routing: ChangeRouting
     /// Models of the context changed in memory since the last update, by identity.
-    private var locallyChanged: [ObjectIdentifier: ModelStorage] = [:]
-    private var locallyNeedsRefetch = false
+    var locallyChanged: [ObjectIdentifier: ModelStorage] = [:]
+    var locallyNeedsRefetch = false
     /// Models whose rows others deleted while this context holds them with unsaved changes: a fetch no longer
     /// finds them, whatever their values.
-    private var deletedElsewhere: Set<PersistentIdentifier> = []
+    var deletedElsewhere: Set<PersistentIdentifier> = []
     private var listener: SaveListener?
     private var remoteChangeObservation: (any NSObjectProtocol)?
     /// How the observer's updates went, for tests and the benchmark.
@@ -74,7 +74,7 @@ where Element: PersistentModel, SectionTitle: Hashable {
         statistics.savesIgnored = routing.savesIgnored
         return statistics
     }
-    private var counts = ResultsObserverStatistics()
+    var counts = ResultsObserverStatistics()
 
     init(
         fetchDescriptor: FetchDescriptor<Element>,
@@ -326,184 +326,4 @@ where Element: PersistentModel, SectionTitle: Hashable {
             registrar.withMutation(of: self, keyPath: \.sections) { madeSections = sections }
         }
     }
-
-    // MARK: - Updating in Place
-
-    /// The results with the named models moved in, out or into place: each is evaluated with the predicate and
-    /// placed by the sort, the others keep their order.
-    ///
-    /// - Throws: what reading a named model, or evaluating the predicate, throws; the caller fetches instead.
-    private func modelsUpdated(_ storages: [ModelStorage], _ identifiers: Set<PersistentIdentifier>) throws
-        -> [Element]
-    {
-        var named = Set<ObjectIdentifier>()
-        var candidates: [Element] = []
-        func consider(_ model: any PersistentModel) {
-            guard named.insert(ObjectIdentifier(model)).inserted else { return }
-            if let element = model as? Element, element.storage.context === modelContext, !element.storage.isDeleted,
-                deletedElsewhere.isEmpty || !deletedElsewhere.contains(element.storage.identifier)
-            {
-                candidates.append(element)
-            }
-        }
-        for storage in storages {
-            if let model = storage.model { consider(model) }
-        }
-        var gone = deletedElsewhere
-        for identifier in identifiers where !gone.contains(identifier) {
-            if let model = try modelContext.resolveModel(for: identifier) {
-                consider(model)
-            } else {
-                gone.insert(identifier)
-            }
-        }
-        var updated = models.filter { model in
-            let storage = model.storage
-            return !named.contains(ObjectIdentifier(model)) && storage.context === modelContext && !storage.isDeleted
-                && (gone.isEmpty || !gone.contains(storage.identifier))
-        }
-        let predicate = descriptor.predicate
-        let matches = try candidates.filter { try predicate?.evaluate($0) ?? true }
-        guard !matches.isEmpty else { return updated }
-        // A fetch lists unsaved models after stored ones, in the order the context holds them.
-        var insertionOrder: [ObjectIdentifier: Int] = [:]
-        if matches.contains(where: { $0.storage.identifier.isTemporary }) {
-            for (position, model) in modelContext.inserted.models.enumerated() {
-                insertionOrder[ObjectIdentifier(model)] = position
-            }
-        }
-        for candidate in matches {
-            updated.insert(candidate, at: insertionPoint(of: candidate, in: updated, insertionOrder))
-        }
-        return updated
-    }
-
-    /// Where a model goes in sorted results: after every model that precedes it.
-    private func insertionPoint(of model: Element, in sorted: [Element], _ insertionOrder: [ObjectIdentifier: Int])
-        -> Int
-    {
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if precedes(sorted[middle], model, insertionOrder) { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    /// The fetch's order: the sort descriptors, then the store's order of rows (by key), models not saved yet last
-    /// in the order the context holds them (`insertionOrder`), as a fetch orders ties.
-    private func precedes(_ lhs: Element, _ rhs: Element, _ insertionOrder: [ObjectIdentifier: Int]) -> Bool {
-        for sort in descriptor.sortBy {
-            switch sort.compare(lhs, rhs) {
-            case .orderedAscending: return true
-            case .orderedDescending: return false
-            case .orderedSame: continue
-            }
-        }
-        switch (lhs.storage.identifier.id.key, rhs.storage.identifier.id.key) {
-        case (.temporary, .temporary):
-            return (insertionOrder[ObjectIdentifier(lhs)] ?? .max) < (insertionOrder[ObjectIdentifier(rhs)] ?? .max)
-        case (.temporary, _): return false
-        case (_, .temporary): return true
-        case (let left, let right): return left < right
-        }
-    }
-}
-
-extension ResultsObserver: ChangeArrivalReceiver {}
-
-extension ResultsObserver: LocalChangeObserver {
-    func contextDidChange(_ change: LocalChange) {
-        switch change {
-        case .inserted(let storage), .deleted(let storage), .refreshed(let storage):
-            noteLocalChange(of: storage, property: nil)
-        case .changed(let storage, let slot):
-            noteLocalChange(of: storage, property: storage.entity.persistedProperties[slot].name)
-        case .rowsDeleted(let entity):
-            guard descriptor.includePendingChanges,
-                routing.reads.isAffected(byChangeIn: entity.tableName, property: nil)
-            else { return }
-            locallyNeedsRefetch = true
-            scheduleLocalUpdate()
-        case .rolledBack:
-            guard descriptor.includePendingChanges else { return }
-            locallyNeedsRefetch = true
-            scheduleLocalUpdate()
-        }
-    }
-
-    /// Notes a model's change in memory, when the results see pending changes and the change can move the model in
-    /// or out of them or within them; a change of another entity that the predicate reads asks for a refetch.
-    private func noteLocalChange(of storage: ModelStorage, property: String?) {
-        guard descriptor.includePendingChanges else { return }
-        let table = storage.entity.tableName
-        let reads = routing.reads
-        guard reads.isAffected(byChangeIn: table, property: property) else {
-            counts.changesIgnored += 1
-            return
-        }
-        if table == reads.resultTable {
-            locallyChanged[ObjectIdentifier(storage)] = storage
-        } else {
-            locallyNeedsRefetch = true
-        }
-        scheduleLocalUpdate()
-    }
-
-    private func scheduleLocalUpdate() {
-        changesArrived(ObservedChanges.Arrival(startsUpdate: routing.changes.schedule(), changesResults: true))
-    }
-}
-
-/// What threads other than an observer's actor tell it of: changes that arrived.
-protocol ChangeArrivalReceiver: AnyObject {
-    /// Called from any thread: touches only the receiver's `Sendable` parts.
-    func changesArrived(_ arrival: ObservedChanges.Arrival)
-}
-
-/// A weak reference to an observer for the threads that tell it of changes.
-final class ArrivalTarget: @unchecked Sendable {
-    // @unchecked: the weak reference is only read, and the receiver's method touches only what is Sendable.
-    weak var receiver: (any ChangeArrivalReceiver)?
-
-    init(_ receiver: any ChangeArrivalReceiver) {
-        self.receiver = receiver
-    }
-}
-
-/// A weak reference to an observer, with which work is sent to the observer's actor.
-final class ObserverReference<Observer: AnyObject>: @unchecked Sendable {
-    weak var observer: Observer?
-
-    init(_ observer: Observer) {
-        self.observer = observer
-    }
-
-    /// Runs `body` with the observer on its actor, after the work running there now, unless the observer is gone.
-    func run(on isolation: any Actor, _ body: @escaping (Observer) -> Void) {
-        let task = UncheckedTask(body: body)
-        Task { await self.perform(task, isolation: isolation) }
-    }
-
-    private func perform(_ task: UncheckedTask, isolation: isolated any Actor) {
-        if let observer { task.body(observer) }
-    }
-
-    /// A closure over the observer, which runs on the observer's actor only.
-    private struct UncheckedTask: @unchecked Sendable {
-        let body: (Observer) -> Void
-    }
-}
-
-/// How the updates of a `ResultsObserver` went: what the benchmark and the tests measure.
-@_spi(Instrumentation) public struct ResultsObserverStatistics: Sendable {
-    /// Fetches made after the first one.
-    public internal(set) var refetches = 0
-    /// Updates made without fetching: the changed models evaluated and moved into place.
-    public internal(set) var updatesInPlace = 0
-    /// Changes in the context that could not change the results, and were not looked at further.
-    public internal(set) var changesIgnored = 0
-    /// Saves of other contexts, and commits of other processes, that could not change the results.
-    public internal(set) var savesIgnored = 0
 }
