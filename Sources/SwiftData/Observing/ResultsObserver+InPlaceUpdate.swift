@@ -3,7 +3,7 @@ extension ResultsObserver {
     /// placed by the sort, the others keep their order.
     ///
     /// - Throws: what reading a named model, or evaluating the predicate, throws; the caller fetches instead.
-    func modelsUpdated(_ storages: [ModelStorage], _ identifiers: Set<PersistentIdentifier>) throws
+    func modelsUpdated(_ changedModels: [any PersistentModel], _ identifiers: Set<PersistentIdentifier>) throws
         -> [Element]
     {
         var named = Set<ObjectIdentifier>()
@@ -16,9 +16,7 @@ extension ResultsObserver {
                 candidates.append(element)
             }
         }
-        for storage in storages {
-            if let model = storage.model { consider(model) }
-        }
+        for model in changedModels { consider(model) }
         var gone = deletedElsewhere
         for identifier in identifiers where !gone.contains(identifier) {
             if let model = try modelContext.resolveModel(for: identifier) {

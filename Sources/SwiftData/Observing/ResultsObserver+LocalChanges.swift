@@ -31,7 +31,9 @@ extension ResultsObserver: LocalChangeObserver {
             return
         }
         if table == reads.resultTable {
-            locallyChanged[ObjectIdentifier(storage)] = storage
+            // The model, not its storage: a storage lives exactly as long as its model, and refers to it unretained.
+            guard let model = storage.model else { return }
+            locallyChanged[ObjectIdentifier(model)] = model
         } else {
             locallyNeedsRefetch = true
         }

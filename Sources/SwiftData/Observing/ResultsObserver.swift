@@ -61,7 +61,7 @@ where Element: PersistentModel, SectionTitle: Hashable {
     /// What the other threads that tell the observer of changes share with it.
     let routing: ChangeRouting
     /// Models of the context changed in memory since the last update, by identity.
-    var locallyChanged: [ObjectIdentifier: ModelStorage] = [:]
+    var locallyChanged: [ObjectIdentifier: any PersistentModel] = [:]
     var locallyNeedsRefetch = false
     /// Models whose rows others deleted while this context holds them with unsaved changes: a fetch no longer
     /// finds them, whatever their values.
@@ -274,7 +274,7 @@ where Element: PersistentModel, SectionTitle: Hashable {
     /// moves the changed models into place, or fetches again.
     private func update() {
         let pending = routing.changes.take()
-        let storages = Array(locallyChanged.values)
+        let changedModels = Array(locallyChanged.values)
         let needsRefetch = pending.needsRefetch || locallyNeedsRefetch
         locallyChanged = [:]
         locallyNeedsRefetch = false
@@ -284,8 +284,8 @@ where Element: PersistentModel, SectionTitle: Hashable {
             deletedElsewhere.formUnion(pending.deleted)
             deletedElsewhere = deletedElsewhere.filter { modelContext.registeredModel(for: $0) != nil }
         }
-        guard needsRefetch || !pending.identifiers.isEmpty || !storages.isEmpty else { return }
-        if !needsRefetch, canUpdateInPlace, let updated = try? modelsUpdated(storages, pending.identifiers) {
+        guard needsRefetch || !pending.identifiers.isEmpty || !changedModels.isEmpty else { return }
+        if !needsRefetch, canUpdateInPlace, let updated = try? modelsUpdated(changedModels, pending.identifiers) {
             counts.updatesInPlace += 1
             publish(updated)
         } else {
