@@ -36,15 +36,15 @@ final class ChangeRouting: Sendable {
     /// Notes what a save (or another process's commit, in the same form) means for the results.
     func route(_ saved: SavedChanges, isOwnSave: Bool) -> ObservedChanges.Arrival {
         let reads = self.reads
-        if isOwnSave && includesPendingChanges {
-            // The results showed these changes while they were pending (and the models the save refreshed are
-            // told of as changes in the context). Only an upsert changes what they show: an inserted model merged
-            // into a stored one leaves two models of one row.
-            let upserts =
-                upsertingTables.contains(reads.resultTable)
-                && saved.insertedIdentifiers.contains { tableByEntityName[$0.entityName] == reads.resultTable }
-            if !upserts { ignored.add(1, ordering: .relaxed) }
-            return changes.add(identifiers: [], needsRefetch: upserts, needsMerge: false)
+        // The results showed the context's own changes while they were pending (and the models its save refreshed
+        // are told of as changes in the context); its save adds what the save itself did: deletions by delete
+        // rules, links cleared by deletions, and inserts an upsert merged into stored rows.
+        let showedOwnChanges = isOwnSave && includesPendingChanges
+        if showedOwnChanges, upsertingTables.contains(reads.resultTable),
+            saved.insertedIdentifiers.contains(where: { tableByEntityName[$0.entityName] == reads.resultTable })
+        {
+            // An inserted model merged into a stored one leaves two models of one row.
+            return changes.add(identifiers: [], needsRefetch: true, needsMerge: false)
         }
         var identifiers: [PersistentIdentifier] = []
         var deleted: [PersistentIdentifier] = []
@@ -60,8 +60,10 @@ final class ChangeRouting: Sendable {
             identifiers.append(identifier)
             if isDeleted { deleted.append(identifier) }
         }
-        for identifier in saved.insertedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
-        for identifier in saved.deletedIdentifiers { note(identifier, properties: nil, isDeleted: true) }
+        if !showedOwnChanges {
+            for identifier in saved.insertedIdentifiers where !needsRefetch { note(identifier, properties: nil) }
+        }
+        for identifier in saved.deletedIdentifiers { note(identifier, properties: nil, isDeleted: !isOwnSave) }
         for identifier in saved.updatedIdentifiers where !needsRefetch {
             note(identifier, properties: saved.updatedProperties.map { $0[identifier.entityName] ?? [] })
         }
