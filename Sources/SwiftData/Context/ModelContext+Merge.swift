@@ -67,7 +67,10 @@ extension ModelContext {
         let gone = identifiers.compactMap { identifier -> (model: any PersistentModel, discards: Bool)? in
             guard let model = registered[identifier]?.model else { return nil }
             let discards = isInStore(identifier, stores)
-            guard discards || !model.storage.hasChanges else { return nil }
+            guard discards || !model.storage.hasChanges else {
+                heldAfterDeletionElsewhere.insert(identifier)
+                return nil
+            }
             return (model, discards)
         }
         guard !gone.isEmpty else { return [] }

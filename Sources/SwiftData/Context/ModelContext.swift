@@ -59,6 +59,9 @@ public final class ModelContext {
     /// Models that had unsaved changes when another context saved their rows: they take the other properties' saved
     /// values once their own changes are saved or rolled back.
     var savedElsewhereWhileChanged: Set<PersistentIdentifier> = []
+    /// Models this context holds with unsaved changes whose rows another context or process deleted: a fetch no
+    /// longer finds them, whatever their values, and live queries leave them out.
+    var heldAfterDeletionElsewhere: Set<PersistentIdentifier> = []
     /// The live queries (`ResultsObserver`) that follow this context's in-memory changes.
     var localChangeObservers = LocalChangeObservers()
     /// True for the container's `mainContext`, whose autosave runs on the main actor.

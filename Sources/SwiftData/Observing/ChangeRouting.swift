@@ -40,10 +40,15 @@ final class ChangeRouting: Sendable {
         // are told of as changes in the context); its save adds what the save itself did: deletions by delete
         // rules, links cleared by deletions, and inserts an upsert merged into stored rows.
         let showedOwnChanges = isOwnSave && includesPendingChanges
-        if showedOwnChanges, upsertingTables.contains(reads.resultTable),
-            saved.insertedIdentifiers.contains(where: { tableByEntityName[$0.entityName] == reads.resultTable })
+        if showedOwnChanges, saved.insertsMayOverwrite,
+            saved.insertedIdentifiers.contains(where: { identifier in
+                tableByEntityName[identifier.entityName].map {
+                    upsertingTables.contains($0) && reads.isAffected(byChangeIn: $0, properties: nil)
+                } ?? false
+            })
         {
-            // An inserted model merged into a stored one leaves two models of one row.
+            // An inserted model merged into a stored one: two models of one row were shown, or the stored model the
+            // results read took the inserted one's values.
             return changes.add(identifiers: [], needsRefetch: true, needsMerge: false)
         }
         var identifiers: [PersistentIdentifier] = []

@@ -62,7 +62,7 @@ public final class HistoryObserver: Observable, ChangeArrivalReceiver {
         let entityNames = Set(observedModels.flatMap { Self.entity(of: $0).hierarchyNames })
         let authors = authors
         let reader = reader
-        let target = ArrivalTarget(self)
+        let target = ArrivalTarget(self, isolation: isolation)
         remoteChangeObservation = NotificationCenter.default.addObserver(
             forName: ModelContainer.remoteChange, object: modelContainer, queue: nil
         ) { notification in
@@ -78,7 +78,7 @@ public final class HistoryObserver: Observable, ChangeArrivalReceiver {
                         && (entityNames.isEmpty
                             || transaction.changes.groups.contains { entityNames.contains($0.entityName) })
                 }
-            if matches { target.receiver?.changesArrived(ObservedChanges.Arrival(changesResults: true)) }
+            if matches { target.changesArrived(ObservedChanges.Arrival(startsUpdate: true, changesResults: true)) }
         }
     }
 
@@ -103,16 +103,12 @@ public final class HistoryObserver: Observable, ChangeArrivalReceiver {
         return tokens
     }
 
-    func changesArrived(_ arrival: ObservedChanges.Arrival) {
-        guard let isolation else {
-            registrar.withMutation(of: self, keyPath: \.eventCounter) { counter.withLock { $0 += 1 } }
-            return
-        }
-        ObserverReference(self).run(on: isolation) { observer in
-            observer.registrar.withMutation(of: observer, keyPath: \.eventCounter) {
-                observer.counter.withLock { $0 += 1 }
-            }
-        }
+    func changesArrivedWithoutActor(_ arrival: ObservedChanges.Arrival) {
+        registrar.withMutation(of: self, keyPath: \.eventCounter) { counter.withLock { $0 += 1 } }
+    }
+
+    func applyArrivedChanges() {
+        registrar.withMutation(of: self, keyPath: \.eventCounter) { counter.withLock { $0 += 1 } }
     }
 
     private static func entity<Model: PersistentModel>(of type: Model.Type) -> Schema.Entity {

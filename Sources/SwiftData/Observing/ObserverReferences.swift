@@ -1,39 +1,39 @@
-/// What threads other than an observer's actor tell it of: changes that arrived.
+/// An observer that other threads tell of changes (see `ArrivalTarget`).
 protocol ChangeArrivalReceiver: AnyObject {
-    /// Called from any thread: touches only the receiver's `Sendable` parts.
-    func changesArrived(_ arrival: ObservedChanges.Arrival)
+    /// Applies what arrived, on the observer's actor.
+    func applyArrivedChanges()
+    /// For an observer created outside any actor: tells its observers of the changes, on the thread they arrived
+    /// on. Touches only the observer's `Sendable` parts.
+    func changesArrivedWithoutActor(_ arrival: ObservedChanges.Arrival)
 }
 
-/// A weak reference to an observer for the threads that tell it of changes.
+/// What the threads that tell an observer of changes hold of it: a weak reference, and its actor.
+///
+/// Only the observer's actor makes the reference strong, so the observer is released there even when the last
+/// other reference goes while a save on another thread is telling it of a change; released elsewhere, its models
+/// and context would be torn down on a thread that does not own them.
 final class ArrivalTarget: @unchecked Sendable {
-    // @unchecked: the weak reference is only read, and the receiver's method touches only what is Sendable.
-    weak var receiver: (any ChangeArrivalReceiver)?
+    // @unchecked: the weak reference is only read; off the actor, only an observer without one is made strong.
+    private weak var receiver: (any ChangeArrivalReceiver)?
+    private let isolation: (any Actor)?
 
-    init(_ receiver: any ChangeArrivalReceiver) {
+    init(_ receiver: any ChangeArrivalReceiver, isolation: (any Actor)?) {
         self.receiver = receiver
-    }
-}
-
-/// A weak reference to an observer, with which work is sent to the observer's actor.
-final class ObserverReference<Observer: AnyObject>: @unchecked Sendable {
-    weak var observer: Observer?
-
-    init(_ observer: Observer) {
-        self.observer = observer
+        self.isolation = isolation
     }
 
-    /// Runs `body` with the observer on its actor, after the work running there now, unless the observer is gone.
-    func run(on isolation: any Actor, _ body: @escaping (Observer) -> Void) {
-        let task = UncheckedTask(body: body)
-        Task { await self.perform(task, isolation: isolation) }
+    /// Tells the observer of changes: schedules an update on its actor when they call for one, or, for an observer
+    /// without an actor, tells its observers at once.
+    func changesArrived(_ arrival: ObservedChanges.Arrival) {
+        guard let isolation else {
+            receiver?.changesArrivedWithoutActor(arrival)
+            return
+        }
+        guard arrival.startsUpdate else { return }
+        Task { await self.apply(isolation: isolation) }
     }
 
-    private func perform(_ task: UncheckedTask, isolation: isolated any Actor) {
-        if let observer { task.body(observer) }
-    }
-
-    /// A closure over the observer, which runs on the observer's actor only.
-    private struct UncheckedTask: @unchecked Sendable {
-        let body: (Observer) -> Void
+    private func apply(isolation: isolated any Actor) {
+        receiver?.applyArrivedChanges()
     }
 }

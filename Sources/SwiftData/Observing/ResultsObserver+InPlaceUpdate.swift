@@ -11,13 +11,14 @@ extension ResultsObserver {
         func consider(_ model: any PersistentModel) {
             guard named.insert(ObjectIdentifier(model)).inserted else { return }
             if let element = model as? Element, element.storage.context === modelContext, !element.storage.isDeleted,
-                deletedElsewhere.isEmpty || !deletedElsewhere.contains(element.storage.identifier)
+                modelContext.heldAfterDeletionElsewhere.isEmpty
+                    || !modelContext.heldAfterDeletionElsewhere.contains(element.storage.identifier)
             {
                 candidates.append(element)
             }
         }
         for model in changedModels { consider(model) }
-        var gone = deletedElsewhere
+        var gone = modelContext.heldAfterDeletionElsewhere
         for identifier in identifiers where !gone.contains(identifier) {
             if let model = try modelContext.resolveModel(for: identifier) {
                 consider(model)

@@ -32,8 +32,14 @@ extension ResultsObserver: LocalChangeObserver {
         }
         if table == reads.resultTable {
             // The model, not its storage: a storage lives exactly as long as its model, and refers to it unretained.
-            guard let model = storage.model else { return }
-            locallyChanged[ObjectIdentifier(model)] = model
+            if !locallyNeedsRefetch, let model = storage.model {
+                locallyChanged[ObjectIdentifier(model)] = model
+                if locallyChanged.count > ObservedChanges.identifierLimit {
+                    // A refetch costs less than placing so many models one by one, and the models need not be kept.
+                    locallyChanged = [:]
+                    locallyNeedsRefetch = true
+                }
+            }
         } else {
             locallyNeedsRefetch = true
         }
@@ -41,6 +47,7 @@ extension ResultsObserver: LocalChangeObserver {
     }
 
     private func scheduleLocalUpdate() {
-        changesArrived(ObservedChanges.Arrival(startsUpdate: routing.changes.schedule(), changesResults: true))
+        target?.changesArrived(
+            ObservedChanges.Arrival(startsUpdate: routing.changes.schedule(), changesResults: true))
     }
 }

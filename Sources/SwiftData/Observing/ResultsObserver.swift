@@ -63,10 +63,9 @@ where Element: PersistentModel, SectionTitle: Hashable {
     /// Models of the context changed in memory since the last update, by identity.
     var locallyChanged: [ObjectIdentifier: any PersistentModel] = [:]
     var locallyNeedsRefetch = false
-    /// Models whose rows others deleted while this context holds them with unsaved changes: a fetch no longer
-    /// finds them, whatever their values.
-    var deletedElsewhere: Set<PersistentIdentifier> = []
     private var listener: SaveListener?
+    /// What other threads hold of the observer (see `ArrivalTarget`).
+    private(set) var target: ArrivalTarget?
     private var remoteChangeObservation: (any NSObjectProtocol)?
     /// How the observer's updates went, for tests and the benchmark.
     @_spi(Instrumentation) public var statistics: ResultsObserverStatistics {
@@ -207,62 +206,68 @@ where Element: PersistentModel, SectionTitle: Hashable {
     // MARK: - Following Changes
 
     private func startFollowing() {
-        let reference = ArrivalTarget(self)
+        let target = ArrivalTarget(self, isolation: isolation)
+        self.target = target
         LocalChangeObservers.liveCount.add(1, ordering: .relaxed)
         modelContext.localChangeObservers.add(self)
         let routing = routing
         let listener = SaveListener(
             receive: { changes, sender in
-                let arrival = routing.route(changes, isOwnSave: sender === routing.inbox)
-                reference.receiver?.changesArrived(arrival)
+                target.changesArrived(routing.route(changes, isOwnSave: sender === routing.inbox))
             },
             storesEmptied: {
                 // The context drops the models of the emptied stores (its inbox was told); the results are fetched.
-                reference.receiver?.changesArrived(
-                    routing.changes.add(identifiers: [], needsRefetch: true, needsMerge: true))
+                target.changesArrived(routing.changes.add(identifiers: [], needsRefetch: true, needsMerge: true))
             })
         modelContext.container.broadcaster.register(listener)
         self.listener = listener
-        guard let reader = try? RemoteTransactionReader(container: modelContext.container) else { return }
+        let container = modelContext.container
+        // Made at the first remote change when the history cannot be read now; that change then fetches again.
+        let reader = Locked(try? RemoteTransactionReader(container: container))
         remoteChangeObservation = NotificationCenter.default.addObserver(
-            forName: ModelContainer.remoteChange, object: modelContext.container, queue: nil
+            forName: ModelContainer.remoteChange, object: container, queue: nil
         ) { notification in
             guard let store = notification.userInfo?["storeIdentifier"] as? String else { return }
-            guard let read = try? reader.newTransactions(of: store), read.isComplete else {
+            let read = reader.withLock { reader -> RemoteTransactionReader.NewTransactions? in
+                guard let current = reader else {
+                    reader = try? RemoteTransactionReader(container: container)
+                    return nil
+                }
+                return try? current.newTransactions(of: store)
+            }
+            guard let read, read.isComplete else {
                 // The history could not be read, or was deleted before it was: only re-reading the models the
                 // context holds, and a refetch, can tell what changed.
                 routing.inbox.refreshAll()
-                let arrival = routing.changes.add(identifiers: [], needsRefetch: true, needsMerge: true)
-                reference.receiver?.changesArrived(arrival)
+                target.changesArrived(routing.changes.add(identifiers: [], needsRefetch: true, needsMerge: true))
                 return
             }
             for transaction in read.transactions {
                 let changes = RemoteTransactionReader.savedChanges(of: transaction, storeIdentifier: store)
                 // The context merges them as it merges its container's other contexts' saves.
                 routing.inbox.post(changes)
-                reference.receiver?.changesArrived(routing.route(changes, isOwnSave: false))
+                target.changesArrived(routing.route(changes, isOwnSave: false))
             }
         }
     }
 
-    /// Starts the update that applies what is pending, when the changes call for one: on the observer's actor,
-    /// after the work running now. Without an actor, the next read applies them, and observers are told now of
-    /// changes that may change the results. Called from any thread: it touches only what is `Sendable`.
-    func changesArrived(_ arrival: ObservedChanges.Arrival) {
-        guard let isolation else {
-            guard arrival.changesResults else { return }
-            tellings.add(1, ordering: .relaxed)
-            defer { tellings.subtract(1, ordering: .relaxed) }
-            registrar.willSet(self, keyPath: \.results)
-            registrar.didSet(self, keyPath: \.results)
-            if sectionTitle != nil {
-                registrar.willSet(self, keyPath: \.sections)
-                registrar.didSet(self, keyPath: \.sections)
-            }
-            return
+    /// Tells the observer's observers of changes that may alter the results, for an observer without an actor: the
+    /// next read applies them. Called on the thread the changes arrived on: touches only what is `Sendable`.
+    func changesArrivedWithoutActor(_ arrival: ObservedChanges.Arrival) {
+        guard arrival.changesResults else { return }
+        tellings.add(1, ordering: .relaxed)
+        defer { tellings.subtract(1, ordering: .relaxed) }
+        registrar.willSet(self, keyPath: \.results)
+        registrar.didSet(self, keyPath: \.results)
+        if sectionTitle != nil {
+            registrar.willSet(self, keyPath: \.sections)
+            registrar.didSet(self, keyPath: \.sections)
         }
-        guard arrival.startsUpdate else { return }
-        ObserverReference(self).run(on: isolation) { $0.update() }
+    }
+
+    /// Applies the changes that arrived, on the observer's actor.
+    func applyArrivedChanges() {
+        update()
     }
 
     /// Applies what is pending, when something is.
@@ -279,10 +284,11 @@ where Element: PersistentModel, SectionTitle: Hashable {
         locallyChanged = [:]
         locallyNeedsRefetch = false
         if pending.needsMerge { modelContext.applyExternalChanges() }
-        if !pending.deleted.isEmpty || !deletedElsewhere.isEmpty {
+        if !modelContext.heldAfterDeletionElsewhere.isEmpty {
             // Only models the context still holds matter: the others left the context, and the results, as deleted.
-            deletedElsewhere.formUnion(pending.deleted)
-            deletedElsewhere = deletedElsewhere.filter { modelContext.registeredModel(for: $0) != nil }
+            modelContext.heldAfterDeletionElsewhere = modelContext.heldAfterDeletionElsewhere.filter {
+                modelContext.registeredModel(for: $0) != nil
+            }
         }
         guard needsRefetch || !pending.identifiers.isEmpty || !changedModels.isEmpty else { return }
         if !needsRefetch, canUpdateInPlace, let updated = try? modelsUpdated(changedModels, pending.identifiers) {
@@ -297,6 +303,7 @@ where Element: PersistentModel, SectionTitle: Hashable {
     /// offset, and the models in memory show the pending changes the fetch sees.
     private var canUpdateInPlace: Bool {
         descriptor.fetchLimit == nil && (descriptor.fetchOffset ?? 0) == 0 && descriptor.includePendingChanges
+            && lastError == nil
     }
 
     private func refetch() {

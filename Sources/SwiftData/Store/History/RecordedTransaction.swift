@@ -21,8 +21,8 @@ protocol StoreHistory: Sendable {
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be read.
     func transactions(after token: Int64?) throws -> (transactions: [RecordedTransaction], deletedThrough: Int64)
 
-    /// The newest recorded transaction's token, or 0 when there is none: where a reader that wants only later
-    /// transactions starts.
+    /// The newest token the store gave, its transaction deleted or not, or 0 when it gave none: where a reader that
+    /// wants only later transactions starts.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store when its history cannot be read.
     func newestToken() throws -> Int64

@@ -5,11 +5,9 @@
 /// it rolls back (SQLite then gives the token again). Nothing is noted while no watch reads the notes.
 final class OwnTransactionNotes: Sendable {
     private let state = Locked((isWatched: false, tokens: Set<Int64>()))
-    /// The tokens of this store object's recent saves, which the watch does not consume: what live queries and
-    /// history observers reading the history after a remote change skip, having heard of these saves already.
-    private let recent = Locked(Set<Int64>())
-    /// How many recent tokens are kept: a reader further behind than this treats older own saves as others'.
-    static let recentLimit = 4_096
+    /// The tokens of this store object's saves, which the watch does not consume: what live queries and history
+    /// observers reading the history after a remote change skip, having heard of these saves already.
+    private let made = Locked(TokenRanges())
 
     /// The tokens noted and not yet seen by the watch.
     var tokens: Set<Int64> { state.withLock { $0.tokens } }
@@ -24,21 +22,18 @@ final class OwnTransactionNotes: Sendable {
         state.withLock { state in
             if state.isWatched { state.tokens.insert(token) }
         }
-        recent.withLock { recent in
-            recent.insert(token)
-            if recent.count > 2 * Self.recentLimit { recent = recent.filter { $0 > token - Int64(Self.recentLimit) } }
-        }
+        made.withLock { $0.insert(token) }
     }
 
     /// Forgets a token: its save rolled back.
     func forget(_ token: Int64) {
         state.withLock { _ = $0.tokens.remove(token) }
-        recent.withLock { _ = $0.remove(token) }
+        made.withLock { $0.remove(token) }
     }
 
-    /// True when the transaction with this token is one of this store object's recent saves.
+    /// True when the transaction with this token is one of this store object's saves.
     func madeHere(_ token: Int64) -> Bool {
-        recent.withLock { $0.contains(token) }
+        made.withLock { $0.contains(token) }
     }
 
     /// True, forgetting their notes, when every transaction after `seen` through `last` was noted: tokens are

@@ -223,7 +223,10 @@ extension SQLiteStore: StoreHistory {
     }
 
     func newestToken() throws -> Int64 {
-        try historyAccess("reading") { try pool.read { try SQLiteHistory.newestToken($0) } }
+        // Tokens are never given twice, so one of a deleted transaction is a place in history too.
+        try historyAccess("reading") {
+            try pool.read { try max(SQLiteHistory.newestToken($0), deletedThrough($0)) }
+        }
     }
 
     func deleteTransactions(_ tokens: [Int64]) throws {
