@@ -222,7 +222,7 @@ where Element: PersistentModel, SectionTitle: Hashable {
                 return
             }
             for transaction in transactions {
-                let changes = RemoteTransactionReader.savedChanges(of: transaction, storeIdentifier: store)
+                let changes = reader.savedChanges(of: transaction, storeIdentifier: store)
                 // The context merges them as it merges its container's other contexts' saves.
                 routing.inbox.post(changes)
                 reference.receiver?.changesArrived(routing.route(changes, isOwnSave: false))
