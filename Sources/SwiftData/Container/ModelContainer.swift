@@ -311,7 +311,7 @@ public final class ModelContainer: Sendable {
         guard hasLinksAcrossStores, let store = storeByEntity[destination.name],
             target.storeIdentifier != store.identifier
         else { return target }
-        return target.inStore(store.identifier)
+        return target.inScope(store.identifierScope(entityName: target.entityName))
     }
 
     /// A relationship slot's stored state as a store read it, with its target located (see `located(_:in:)`).

@@ -170,14 +170,14 @@ private final class ModelReadSink: StoreRowSink {
 
     func takeNew(
         _ identifier: consuming PersistentIdentifier, entity: Schema.Entity, slots: ModelSlots,
-        storedTarget: PersistentIdentifier?
+        storedTarget: consuming PersistentIdentifier?
     ) {
         if hasLinksAcrossStores { context.container.locateTargets(in: slots, of: entity) }
         newModels.append((entity, slots))
         take(identifier, storedTarget: storedTarget)
     }
 
-    func takeHeld(_ row: any StoreRow, storedTarget: PersistentIdentifier?) {
+    func takeHeld(_ row: any StoreRow, storedTarget: consuming PersistentIdentifier?) {
         heldRows.append((identifiers.count, row))
         take(row.identifier, storedTarget: storedTarget)
     }
@@ -194,7 +194,7 @@ private final class ModelReadSink: StoreRowSink {
         return newModels
     }
 
-    private func take(_ identifier: consuming PersistentIdentifier, storedTarget: PersistentIdentifier?) {
+    private func take(_ identifier: consuming PersistentIdentifier, storedTarget: consuming PersistentIdentifier?) {
         identifiers.append(identifier)
         guard let property = storedTargetProperty else { return }
         guard hasLinksAcrossStores, let target = storedTarget, let destination = property.relationshipInfo?.destination

@@ -65,7 +65,7 @@ extension ModelContext {
     ) throws -> [PersistentIdentifier: [any PersistentModel]] {
         guard let info = property.relationshipInfo else { return [:] }
         let destination = info.destination!
-        var groups: [PersistentIdentifier: [any PersistentModel]] = [:]
+        var groups = OwnerGroups(ownerCount: owners.count)
         let asked = AskedIdentifiers(owners, of: ownerEntity)
         if info.linksLiveInTargets, let inverse = info.inverse {
             // Each related row names its owner: read the rows that name one of these owners.
@@ -75,18 +75,18 @@ extension ModelContext {
                 request, from: try container.store(for: destination), withStoredTargetsOf: inverse)
             for (model, stored) in zip(read.models, read.targets) where !model.storage.isDeleted {
                 guard let stored else { continue }
-                groups[asked.asked(for: stored), default: []].append(model)
+                groups.append(model, owner: asked.asked(for: stored))
             }
-            return groups
+            return groups.finished()
         }
         let links = try container.store(for: ownerEntity).links(
             of: property, owner: ownerEntity, owners: owners, editingState: editingState)
         let targets = links.map { container.located($0.target, in: destination) }
         let byIdentifier = try modelsByIdentifier(of: destination, identifiers: Set(targets))
         for (link, target) in zip(links, targets) {
-            if let model = byIdentifier[target] { groups[asked.asked(for: link.owner), default: []].append(model) }
+            if let model = byIdentifier[target] { groups.append(model, owner: asked.asked(for: link.owner)) }
         }
-        return groups
+        return groups.finished()
     }
 
     /// The models with the given identifiers, in that order, reading unregistered ones in one query.
@@ -135,5 +135,45 @@ extension ModelStorage {
             value = property.noneValue
         }
         values[index] = value
+    }
+}
+
+/// Related models grouped by owner, as `ModelContext.relatedModels(owners:property:ownerEntity:)` reads them.
+///
+/// The related rows come in key order, where one owner's related rows mostly follow each other (they were saved
+/// together): a run of one owner's models is kept apart and becomes its group when the owner changes, so each run's
+/// owner is hashed once rather than once per model (100,000 children of 10,000 parents hashed an identifier per child).
+private struct OwnerGroups {
+    private var groups: [PersistentIdentifier: [any PersistentModel]]
+    private var runOwner: PersistentIdentifier?
+    private var run: [any PersistentModel] = []
+
+    /// Groups with room for `ownerCount` owners.
+    init(ownerCount: Int) {
+        groups = Dictionary(minimumCapacity: ownerCount)
+    }
+
+    /// Adds a model to its owner's group, after the models added before it.
+    mutating func append(_ model: any PersistentModel, owner: consuming PersistentIdentifier) {
+        if owner != runOwner {
+            endRun()
+            runOwner = consume owner
+        }
+        run.append(model)
+    }
+
+    /// The groups, once every model was added.
+    mutating func finished() -> [PersistentIdentifier: [any PersistentModel]] {
+        endRun()
+        return groups
+    }
+
+    /// Moves the run into its owner's group, and makes room for a next run as long.
+    private mutating func endRun() {
+        guard let owner = runOwner, !run.isEmpty else { return }
+        let models = run
+        run = []
+        run.reserveCapacity(models.count)
+        if let earlier = groups.updateValue(models, forKey: owner) { groups[owner] = earlier + models }
     }
 }

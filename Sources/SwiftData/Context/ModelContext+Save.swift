@@ -296,9 +296,9 @@ extension ModelContext {
                 guard !deletions.contains(model) else { continue }
                 let storage = model.storage
                 let identifier = save.identifierOfInserted(at: position, entity: storage.entity)
-                storage.identifier = identifier
-                storage.commit()
                 insertedIDs.append(identifier)
+                storage.identifier = consume identifier
+                storage.commit()
                 // Without uniqueness constraints the row is new, and its key was never given before, so no model
                 // of it can be registered; such models are registered below, if they outlive the save. With them,
                 // the save may have upserted a row a registered model shows.

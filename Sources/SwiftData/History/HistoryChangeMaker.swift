@@ -2,7 +2,8 @@
 struct HistoryChangeMaker {
     let entity: Schema.Entity
     let group: RecordedChanges.Group
-    let storeIdentifier: String
+    /// What the identifiers of the group's models share: their store's scope of the entity.
+    let scope: IdentifierScope
     let token: Int64
     /// The position of the group's first change in its transaction.
     let firstOrdinal: Int64
@@ -13,7 +14,6 @@ struct HistoryChangeMaker {
 
     /// The group's changes as changes of `Model`, the entity's class.
     func changes<Model: PersistentModel>(of _: Model.Type) -> [HistoryChange] {
-        let scope = IdentifierScope(storeIdentifier: storeIdentifier, entityName: entity.name)
         // What every change of the group is, whatever its kind: its identifier, its model's, its transaction's.
         let identities = group.keys.enumerated().map { offset, key in
             (

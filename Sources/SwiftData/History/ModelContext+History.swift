@@ -136,8 +136,8 @@ extension ModelContext {
                 continue
             }
             changes += HistoryChangeMaker(
-                entity: entity, group: group, storeIdentifier: store.identifier, token: recorded.token,
-                firstOrdinal: ordinal
+                entity: entity, group: group, scope: store.identifierScope(entityName: entity.name),
+                token: recorded.token, firstOrdinal: ordinal
             ).changes(of: type)
             ordinal += Int64(group.keys.count)
         }

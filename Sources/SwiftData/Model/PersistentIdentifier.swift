@@ -36,7 +36,8 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
 
         /// Orders by store, entity, then key.
         public static func < (lhs: ID, rhs: ID) -> Bool {
-            ((lhs.storeIdentifier ?? ""), lhs.entityName, lhs.key) < (
+            if lhs.scope === rhs.scope { return lhs.key < rhs.key }
+            return ((lhs.storeIdentifier ?? ""), lhs.entityName, lhs.key) < (
                 (rhs.storeIdentifier ?? ""), rhs.entityName, rhs.key
             )
         }
@@ -61,19 +62,6 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
             try container.encode(entityName, forKey: .entityName)
             try container.encode(key, forKey: .key)
         }
-    }
-
-    /// A temporary key (before the first save), an integer primary key (the SQLite store's row), or any other
-    /// primary key a store chose (see `identifier(for:entityName:primaryKey:)`).
-    ///
-    /// New cases go last: `Comparable` orders the cases as they are declared, and `Codable` names them.
-    enum Key: Hashable, Comparable, Codable, Sendable {
-        case temporary(UInt64)
-        case permanent(Int64)
-        /// A primary key that is not an integer: the name of its type and its canonical JSON encoding (sorted keys),
-        /// so that equal keys of one type are equal here, keys of different types differ, and the key survives an
-        /// encode/decode round trip of the identifier.
-        case encoded(type: String, value: String)
     }
 
     /// The identifier's unique parts.
@@ -113,7 +101,7 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let value = String(decoding: try encoder.encode(primaryKey), as: UTF8.self)
-        let key = Key.encoded(type: String(describing: PrimaryKey.self), value: value)
+        let key = Key.encoded(EncodedKey(type: String(describing: PrimaryKey.self), value: value))
         return PersistentIdentifier(
             id: ID(scope: IdentifierScope(storeIdentifier: storeIdentifier, entityName: entityName), key: key))
     }
@@ -127,7 +115,7 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
         switch id.key {
         case .temporary(let number): "PersistentIdentifier(\(entityName)/t\(number))"
         case .permanent(let row): "PersistentIdentifier(\(storeIdentifier ?? "?")/\(entityName)/p\(row))"
-        case .encoded(_, let value): "PersistentIdentifier(\(storeIdentifier ?? "?")/\(entityName)/\(value))"
+        case .encoded(let encoded): "PersistentIdentifier(\(storeIdentifier ?? "?")/\(entityName)/\(encoded.value))"
         }
     }
 
@@ -153,11 +141,9 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
 
     private init(id: ID) { self.id = id }
 
-    /// This identifier with another store's identifier: the same entity and key.
-    func inStore(_ storeIdentifier: String) -> PersistentIdentifier {
-        guard storeIdentifier != id.storeIdentifier else { return self }
-        return PersistentIdentifier(
-            id: ID(scope: IdentifierScope(storeIdentifier: storeIdentifier, entityName: id.entityName), key: id.key))
+    /// This identifier with another scope, of another store: the same key.
+    func inScope(_ scope: IdentifierScope) -> PersistentIdentifier {
+        PersistentIdentifier(id: ID(scope: scope, key: id.key))
     }
 
     /// This identifier with another entity's name: the same store and key. Within an inheritance hierarchy, which

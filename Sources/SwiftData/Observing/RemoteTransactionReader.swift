@@ -5,6 +5,8 @@ internal import Foundation
 /// container posts `ModelContainer.remoteChange`.
 final class RemoteTransactionReader: Sendable {
     private let histories: [String: any StoreHistory]
+    /// The stores whose histories the reader reads, by identifier, which make their identifiers' scopes.
+    private let stores: [String: any ModelStore]
     /// The newest token seen, by store identifier.
     private let positions: Locked<[String: Int64]>
 
@@ -14,13 +16,16 @@ final class RemoteTransactionReader: Sendable {
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming a store whose history cannot be read.
     init(container: ModelContainer, startingAfter tokens: [String: Int64] = [:]) throws {
         var histories: [String: any StoreHistory] = [:]
+        var stores: [String: any ModelStore] = [:]
         var positions: [String: Int64] = [:]
         for store in container.stores {
             guard let history = store.recordedHistory else { continue }
             histories[store.identifier] = history
+            stores[store.identifier] = store
             positions[store.identifier] = try tokens[store.identifier] ?? history.newestToken()
         }
         self.histories = histories
+        self.stores = stores
         self.positions = Locked(positions)
     }
 
@@ -59,13 +64,16 @@ final class RemoteTransactionReader: Sendable {
 
     /// A transaction's changes as a save of this process announces its own: the identifiers it inserted, updated
     /// and deleted, and the properties it updated, by entity.
-    static func savedChanges(of transaction: RecordedTransaction, storeIdentifier: String) -> SavedChanges {
+    func savedChanges(of transaction: RecordedTransaction, storeIdentifier: String) -> SavedChanges {
+        let store = stores[storeIdentifier]
         var inserted: Set<PersistentIdentifier> = []
         var updated: Set<PersistentIdentifier> = []
         var deleted: Set<PersistentIdentifier> = []
         var properties: [String: Set<String>] = [:]
         for group in transaction.changes.groups {
-            let scope = IdentifierScope(storeIdentifier: storeIdentifier, entityName: group.entityName)
+            let scope =
+                store?.identifierScope(entityName: group.entityName)
+                ?? IdentifierScope(storeIdentifier: storeIdentifier, entityName: group.entityName)
             let identifiers = group.keys.map { PersistentIdentifier(scope: scope, primaryKey: $0) }
             switch group.kind {
             case .insert: inserted.formUnion(identifiers)

@@ -228,12 +228,13 @@ where Element: PersistentModel, SectionTitle: Hashable {
             forName: ModelContainer.remoteChange, object: container, queue: nil
         ) { notification in
             guard let store = notification.userInfo?["storeIdentifier"] as? String else { return }
-            let read = reader.withLock { reader -> RemoteTransactionReader.NewTransactions? in
+            let read = reader.withLock {
+                reader -> (reader: RemoteTransactionReader, isComplete: Bool, transactions: [RecordedTransaction])? in
                 guard let current = reader else {
                     reader = try? RemoteTransactionReader(container: container)
                     return nil
                 }
-                return try? current.newTransactions(of: store)
+                return (try? current.newTransactions(of: store)).map { (current, $0.isComplete, $0.transactions) }
             }
             guard let read, read.isComplete else {
                 // The history could not be read, or was deleted before it was: only re-reading the models the
@@ -243,7 +244,7 @@ where Element: PersistentModel, SectionTitle: Hashable {
                 return
             }
             for transaction in read.transactions {
-                let changes = RemoteTransactionReader.savedChanges(of: transaction, storeIdentifier: store)
+                let changes = read.reader.savedChanges(of: transaction, storeIdentifier: store)
                 // The context merges them as it merges its container's other contexts' saves.
                 routing.inbox.post(changes)
                 target.changesArrived(routing.route(changes, isOwnSave: false))

@@ -12,6 +12,9 @@ protocol ModelStore: AnyObject, Sendable {
 
     /// The identifier the store keeps for itself, which the identifiers of its models carry.
     var identifier: String { get }
+    /// The scope of the identifiers of an entity's models in the store. The SQLite store keeps one per entity, so the
+    /// identifiers it makes share theirs; the default makes a new one.
+    func identifierScope(entityName: String) -> IdentifierScope
     /// The store's name in messages: its configuration's name.
     var name: String { get }
     /// False for a store opened with `allowsSave: false`.
@@ -171,6 +174,10 @@ extension StoreSave {
 }
 
 extension ModelStore {
+    func identifierScope(entityName: String) -> IdentifierScope {
+        IdentifierScope(storeIdentifier: identifier, entityName: entityName)
+    }
+
     var recordedHistory: (any StoreHistory)? { nil }
 
     func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]? { nil }

@@ -12,9 +12,9 @@ protocol StoreRowSink: AnyObject {
     /// `storedTargetProperty` (see `StoreRow.target(of:)`).
     func takeNew(
         _ identifier: consuming PersistentIdentifier, entity: Schema.Entity, slots: ModelSlots,
-        storedTarget: PersistentIdentifier?)
+        storedTarget: consuming PersistentIdentifier?)
     /// A row a model holds, valid after the read, with its stored target as for `takeNew`.
-    func takeHeld(_ row: any StoreRow, storedTarget: PersistentIdentifier?)
+    func takeHeld(_ row: any StoreRow, storedTarget: consuming PersistentIdentifier?)
 }
 
 extension ModelStore {
@@ -29,10 +29,12 @@ extension ModelStore {
                 let own = entity === request.entity ? toOne : entity.property(named: toOne.name) ?? toOne
                 storedTarget = try row.target(of: own)
             }
+            // Both handed over, not copied: an optional identifier's copy and release cost a call each, per row.
             if sink.holdsModel(of: identifier) {
-                sink.takeHeld(row.retained(), storedTarget: storedTarget)
+                sink.takeHeld(row.retained(), storedTarget: consume storedTarget)
             } else {
-                sink.takeNew(consume identifier, entity: row.entity, slots: try row.slots(), storedTarget: storedTarget)
+                sink.takeNew(
+                    consume identifier, entity: row.entity, slots: try row.slots(), storedTarget: consume storedTarget)
             }
         }
     }

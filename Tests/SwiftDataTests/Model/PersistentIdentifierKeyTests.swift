@@ -116,6 +116,33 @@ import Testing
         #expect(String(decoding: try encoder.encode(expected), as: UTF8.self) == saved)
     }
 
+    /// Keys of every kind keep the form the compiler's coding of the key gave them: a store's key encoded as its
+    /// type and JSON, and a temporary key.
+    @Test func theEncodedFormOfEveryKindOfKeyStaysTheSame() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let encodedKey =
+            #"{"id":{"entityName":"Trip","key":{"encoded":{"type":"String","value":"\"lisbon\""}},"#
+            + #""storeIdentifier":"store"}}"#
+        let lisbon = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: "lisbon")
+        #expect(String(decoding: try encoder.encode(lisbon), as: UTF8.self) == encodedKey)
+        let decoded = try JSONDecoder().decode(PersistentIdentifier.self, from: Data(encodedKey.utf8))
+        #expect(decoded == lisbon)
+        #expect(decoded.hashValue == lisbon.hashValue)
+
+        let temporary = #"{"id":{"entityName":"Trip","key":{"temporary":{"_0":7}}}}"#
+        let decodedTemporary = try JSONDecoder().decode(PersistentIdentifier.self, from: Data(temporary.utf8))
+        #expect(decodedTemporary.isTemporary)
+        #expect(decodedTemporary.storeIdentifier == nil)
+        #expect(String(decoding: try encoder.encode(decodedTemporary), as: UTF8.self) == temporary)
+
+        // A key must name exactly one kind.
+        let twoKinds = #"{"id":{"entityName":"Trip","key":{"temporary":{"_0":7},"permanent":{"_0":7}}}}"#
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(PersistentIdentifier.self, from: Data(twoKinds.utf8))
+        }
+    }
+
     /// Identifiers a store makes for one entity share what names the store and entity; ones made apart are still
     /// equal when their parts are, and differ when any part does.
     @Test func identifiersMadeApartCompareByTheirParts() throws {

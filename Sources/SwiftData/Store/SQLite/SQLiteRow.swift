@@ -23,14 +23,9 @@ final class SQLiteRowSource {
         self.properties = entity.persistedProperties
         self.ranges = layout.columnRangeByProperty
         self.scope = store.identifierScope(entityName: entity.name)
-        var scopes: [String: IdentifierScope] = [entity.name: scope]
         self.targetScopes = properties.map { property in
             guard let info = property.relationshipInfo, case .foreignKey = info.storage else { return nil }
-            let name = info.destination.name
-            if let scope = scopes[name] { return scope }
-            let scope = store.identifierScope(entityName: name)
-            scopes[name] = scope
-            return scope
+            return store.identifierScope(entityName: info.destination.name)
         }
     }
 }

@@ -78,20 +78,18 @@ extension SQLiteStore: ModelStore {
         let entity = request.entity
         let layout = try layout(of: entity)
         return try translatingEvaluationStops {
-            let scope = identifierScope(entityName: entity.name)
             guard let typePosition = layout.typeColumnPosition else {
+                let scope = identifierScope(entityName: entity.name)
                 return try fetchPrimaryKeys(entity: entity, query: query).map {
                     PersistentIdentifier(scope: scope, primaryKey: $0)
                 }
             }
             // In a hierarchy's table, each identifier names the class its row is of, as the row's model does.
             var identifiers: [PersistentIdentifier] = []
-            var scopes = [entity.name: scope]
             try forEachRow(entity: entity, query: query, positions: [typePosition]) { statement in
                 let name = if case .text(let name) = statement.column(1) { name } else { entity.name }
-                let scope = scopes[name] ?? identifierScope(entityName: name)
-                scopes[name] = scope
-                identifiers.append(PersistentIdentifier(scope: scope, primaryKey: statement.int64(0)))
+                identifiers.append(
+                    PersistentIdentifier(scope: identifierScope(entityName: name), primaryKey: statement.int64(0)))
             }
             return identifiers
         }

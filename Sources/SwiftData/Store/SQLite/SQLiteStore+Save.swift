@@ -43,7 +43,7 @@ final class SQLiteStoreSave: StoreSave {
     /// forgotten when the save rolls back, which gives the token back.
     private let recordedToken: Int64?
     /// The scope of the last entity whose inserted model was given its identifier: a save's inserted models come
-    /// grouped by entity, so their identifiers share a few scopes.
+    /// grouped by entity, so one comparison mostly finds the store's scope without a lookup by name.
     private var lastScope: (entity: ObjectIdentifier, scope: IdentifierScope)?
 
     /// Takes the store's writer, opens a transaction and writes the changes.

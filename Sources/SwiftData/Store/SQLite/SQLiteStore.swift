@@ -7,6 +7,8 @@ internal import CSQLite
 /// use the pool's readers.
 final class SQLiteStore: Sendable {
     let identifier: String
+    /// The scope of every identifier the store makes of an entity's rows, one per entity for the store's lifetime.
+    let identifierScopes: IdentifierScopes
     let configuration: ModelConfiguration
     let entities: [Schema.Entity]
     let layouts: [String: SQLiteTableLayout]
@@ -84,6 +86,7 @@ final class SQLiteStore: Sendable {
         if let storedSchema = existing["schema"] {
             let identifier = existing["storeIdentifier"] ?? UUID().uuidString
             self.identifier = identifier
+            identifierScopes = IdentifierScopes(storeIdentifier: identifier, entities: entities)
             if storedSchema != expectedSchema {
                 guard configuration.allowsSave, let model = existing["model"].flatMap({ try? StoredSchema.decoded($0) })
                 else {
@@ -117,6 +120,7 @@ final class SQLiteStore: Sendable {
                 version: version,
                 path: path
             )
+            identifierScopes = IdentifierScopes(storeIdentifier: identifier, entities: entities)
         }
         // A store opened read-only, or made before history, may lack the table; a read-only one keeps lacking it.
         if configuration.allowsSave, try !SQLiteHistory.exists(pool.writer) { try SQLiteHistory.prepare(pool.writer) }
@@ -184,6 +188,7 @@ final class SQLiteStore: Sendable {
         self.entities = entities
         self.layouts = layouts
         self.identifier = identifier
+        self.identifierScopes = IdentifierScopes(storeIdentifier: identifier, entities: entities)
         self.pool = SQLiteConnectionPool(sharing: connection)
         self.isMigrationStore = true
         self.historyTokenAtOpen = 0
@@ -333,15 +338,10 @@ final class SQLiteStore: Sendable {
     /// The number of SQL statements run so far, for tests that count queries.
     var statementCount: Int { pool.log.count }
 
-    /// The identifier of a row of an entity in this store.
-    func identifier(entityName: String, primaryKey: Int64) -> PersistentIdentifier {
-        PersistentIdentifier(scope: identifierScope(entityName: entityName), primaryKey: primaryKey)
-    }
-
-    /// What identifiers of an entity's rows in this store share: a read or save of many rows makes one and the
-    /// identifiers of its rows from it.
+    /// What identifiers of an entity's rows in this store share: one scope per entity for the store's lifetime,
+    /// whichever read or save makes them.
     func identifierScope(entityName: String) -> IdentifierScope {
-        IdentifierScope(storeIdentifier: identifier, entityName: entityName)
+        identifierScopes[entityName]
     }
 
     /// Deletes every row of every entity and join table, in one transaction, then the external files they
