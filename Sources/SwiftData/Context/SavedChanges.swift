@@ -66,10 +66,7 @@ final class ChangeBroadcaster: Sendable {
 
     /// True when a listener follows the saves, and wants to know which properties they changed.
     var hasListeners: Bool {
-        state.withLock { state in
-            state.listeners = state.listeners.filter { $0.value.listener != nil }
-            return !state.listeners.isEmpty
-        }
+        state.withLock { state in state.listeners.values.contains { $0.listener != nil } }
     }
 
     /// Delivers a save to every other context's inbox, to every subscriber and to every listener. The changes are

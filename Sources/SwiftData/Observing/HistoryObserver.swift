@@ -59,7 +59,7 @@ public final class HistoryObserver: Observable, ChangeArrivalReceiver {
         self.authors = authors
         self.isolation = isolation
         reader = try RemoteTransactionReader(container: modelContainer, startingAfter: places)
-        let entityNames = Set(observedModels.flatMap { Self.entity(of: $0).hierarchyNames })
+        let entityNames = Set(observedModels.flatMap { Schema.Entity.of($0).hierarchyNames })
         let authors = authors
         let reader = reader
         let target = ArrivalTarget(self, isolation: isolation)
@@ -111,7 +111,4 @@ public final class HistoryObserver: Observable, ChangeArrivalReceiver {
         registrar.withMutation(of: self, keyPath: \.eventCounter) { counter.withLock { $0 += 1 } }
     }
 
-    private static func entity<Model: PersistentModel>(of type: Model.Type) -> Schema.Entity {
-        Schema.Entity.of(type)
-    }
 }

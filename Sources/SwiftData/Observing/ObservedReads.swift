@@ -82,7 +82,7 @@ struct ObservedReads: Sendable {
     /// the destination's table as well (a related model's change or deletion can change the results).
     private mutating func add(_ keyPath: AnyKeyPath) {
         guard let modelType = type(of: keyPath).rootType as? any PersistentModel.Type else { return }
-        let entity = Self.entity(of: modelType)
+        let entity = Schema.Entity.of(modelType)
         guard let index = entity.indexIfPersisted(keyPath) else {
             readsEverything = true
             return
@@ -105,7 +105,4 @@ struct ObservedReads: Sendable {
         }
     }
 
-    private static func entity<Model: PersistentModel>(of type: Model.Type) -> Schema.Entity {
-        Schema.Entity.of(type)
-    }
 }

@@ -409,6 +409,11 @@ extension Schema {
             EntityRegistry.shared.entity(for: modelType)
         }
 
+        /// The entity for a model type known only at run time.
+        static func of(_ modelType: any PersistentModel.Type) -> Entity {
+            EntityRegistry.shared.entity(forType: modelType)
+        }
+
         /// The slot index of a persisted property's key path.
         func index(of keyPath: AnyKeyPath) -> Int {
             // Each key path literal is one object per site: the objects accessors use are remembered, so lookups

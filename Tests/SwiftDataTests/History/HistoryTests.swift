@@ -258,21 +258,13 @@ final class HistoryStop {
     }
 
     @Test func anotherProcesssSavesAreInTheHistory() throws {
-        let helper = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("StoreWriterHelper")
-        try #require(FileManager.default.isExecutableFile(atPath: helper.path))
         let directory = try TemporaryDirectory()
         let url = directory.store()
         let context = ModelContext(try makeContainer(Tally.self, at: url))
         context.insert(Tally(writer: "here", number: 0))
         try context.save()
 
-        let process = Process()
-        process.executableURL = helper
-        process.arguments = [url.path, "there", "3"]
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
+        let process = try runStoreWriter(at: url, writer: "there", count: 3)
         #expect(process.terminationStatus == 0)
 
         let transactions = try history(context)

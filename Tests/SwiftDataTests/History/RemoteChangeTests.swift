@@ -48,20 +48,12 @@ final class RCTag {
     }
 
     @Test func anotherProcesssSaveIsAnnouncedWithItsToken() async throws {
-        let helper = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("StoreWriterHelper")
-        try #require(FileManager.default.isExecutableFile(atPath: helper.path))
         let directory = try TemporaryDirectory()
         let url = directory.store()
         let container = try makeContainer(Tally.self, at: url)
         let listener = Listener(container)
 
-        let process = Process()
-        process.executableURL = helper
-        process.arguments = [url.path, "there", "2"]
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
+        let process = try runStoreWriter(at: url, writer: "there", count: 2)
         #expect(process.terminationStatus == 0)
 
         let context = ModelContext(container)

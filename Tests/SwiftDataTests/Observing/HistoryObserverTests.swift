@@ -101,20 +101,12 @@ import Testing
     }
 
     @Test @MainActor func anotherProcesssCommitsAreCounted() async throws {
-        let helper = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("StoreWriterHelper")
-        try #require(FileManager.default.isExecutableFile(atPath: helper.path))
         let directory = try TemporaryDirectory()
         let url = directory.store()
         let container = try makeContainer(Tally.self, at: url)
         let observer = try HistoryObserver(observedModels: [Tally.self], modelContainer: container)
 
-        let process = Process()
-        process.executableURL = helper
-        process.arguments = [url.path, "there", "2"]
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
+        let process = try runStoreWriter(at: url, writer: "there", count: 2)
         #expect(process.terminationStatus == 0)
         #expect(await eventually { observer.eventCounter >= 1 })
         let history = try ModelContext(container).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())

@@ -237,9 +237,6 @@ import Testing
     }
 
     @Test @MainActor func anotherProcesssCommitsReachTheResults() async throws {
-        let helper = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("StoreWriterHelper")
-        try #require(FileManager.default.isExecutableFile(atPath: helper.path))
         let directory = try TemporaryDirectory()
         let url = directory.store()
         let container = try makeContainer(Tally.self, at: url)
@@ -249,12 +246,7 @@ import Testing
         #expect(observer.results.isEmpty)
         let counter = ChangeCounter { _ = observer.results }
 
-        let process = Process()
-        process.executableURL = helper
-        process.arguments = [url.path, "there", "3"]
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
+        let process = try runStoreWriter(at: url, writer: "there", count: 3)
         #expect(process.terminationStatus == 0)
 
         #expect(await eventually { counter.count >= 1 })
