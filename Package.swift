@@ -81,6 +81,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "SwiftData", targets: ["SwiftData"]),
+        // The PostgreSQL store is a library of its own, so that apps on SQLite alone never link libpq.
+        .library(name: "SwiftDataPostgreSQL", targets: ["SwiftDataPostgreSQL"]),
         .executable(name: "projects-example", targets: ["ProjectsExample"]),
         .executable(name: "json-store-example", targets: ["JSONStoreExample"]),
         .executable(name: "LiveTasksExample", targets: ["LiveTasksExample"]),
@@ -97,6 +99,16 @@ let package = Package(
         .target(
             name: "SwiftData",
             dependencies: ["CSQLite", "SwiftDataMacrosPlugin"],
+            swiftSettings: strictSettings
+        ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(
+            name: "SwiftDataPostgreSQL",
+            dependencies: ["SwiftData", "CLibPQ"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -178,6 +190,12 @@ let package = Package(
         .testTarget(
             name: "JSONStoreKitTests",
             dependencies: ["JSONStoreKit", "SwiftData"],
+            swiftSettings: strictSettings
+        ),
+        // Runs against the PostgreSQL server `SWIFTDATA_POSTGRESQL_URL` names (see the README).
+        .testTarget(
+            name: "SwiftDataPostgreSQLTests",
+            dependencies: ["SwiftDataPostgreSQL", "SwiftData"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -58,7 +58,7 @@ public final class ModelContainer: Sendable {
     ///
     /// - Throws: what `init(for:migrationPlan:configurations:)` throws; what a configuration's `validate()` or a
     ///   custom store's initializer throws.
-    init(
+    package init(
         for givenSchema: Schema,
         migrationPlan: (any SchemaMigrationPlan.Type)?,
         storeConfigurations configurations: [any DataStoreConfiguration]

@@ -3,7 +3,7 @@
 /// Compare with Apple's static members (`catch let error as SwiftDataError where error == .unsupportedPredicate`);
 /// equality looks at the kind of error only, while `description` also says what went wrong and where.
 public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-    enum Code: String, Hashable, Sendable {
+    package enum Code: String, Hashable, Sendable {
         case includePendingChangesWithBatchSize, sortingPendingChangesWithIdentifiers, unsupportedKeyPath
         case unsupportedPredicate, unsupportedSortDescriptor, configurationFileNameContainsInvalidCharacters
         case configurationFileNameTooLong, configurationSchemaNotFoundInContainerSchema, duplicateConfiguration
@@ -24,7 +24,7 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
     let code: Code
     private(set) var context: Context
 
-    init(
+    package init(
         _ code: Code,
         _ message: String,
         entityName: String? = nil,
@@ -125,7 +125,7 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
 
     /// The same error, its message prefixed with where it happened (a store, the model being saved), and its
     /// entity set when it had none.
-    func adding(place: String, entityName: String?) -> SwiftDataError {
+    package func adding(place: String, entityName: String?) -> SwiftDataError {
         var copy = self
         copy.context.message = "\(place): \(context.message)"
         if copy.context.entityName == nil { copy.context.entityName = entityName }

@@ -14,18 +14,18 @@
 /// `ModelStorage` owns the memory and frees it in its `deinit` (`release()`). A `ModelSlots` value is a view of
 /// that memory: copy values out of it, never keep the view beyond the backing data.
 @usableFromInline
-struct ModelSlots {
+package struct ModelSlots {
     @usableFromInline
     private(set) var base: UnsafeMutablePointer<Any>?
     @usableFromInline
     private(set) var count = 0
 
     /// No slots yet.
-    init() {}
+    package init() {}
 
     /// `count` slots, each initialized with the value `value(index)` gives, in order. Nothing is left allocated
     /// when `value` throws.
-    init(count: Int, _ value: (Int) throws -> Any) rethrows {
+    package init(count: Int, _ value: (Int) throws -> Any) rethrows {
         let base = Self.allocate(count)
         var initialized = 0
         do {
@@ -42,9 +42,9 @@ struct ModelSlots {
         self.count = count
     }
 
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
-    subscript(index: Int) -> Any {
+    package subscript(index: Int) -> Any {
         @inline(__always) get {
             precondition(index >= 0 && index < count, "slot \(index) out of \(count)")
             return base.unsafelyUnwrapped[index]
@@ -66,7 +66,7 @@ struct ModelSlots {
     /// buffer, rather than in a box it points to, exactly when the value fits the buffer's size and alignment and
     /// is bitwise takable (the ABI's "inline storage"); those are compile-time facts of a specialized `Value`.
     @inlinable
-    func inlineValue<Value>(at index: Int, as type: Value.Type) -> Value? {
+    package func inlineValue<Value>(at index: Int, as type: Value.Type) -> Value? {
         guard
             MemoryLayout<Value>.size <= Self.bufferSize, MemoryLayout<Value>.alignment <= Self.bufferAlignment,
             _isBitwiseTakable(Value.self), holds(Value.self, at: index)
@@ -78,7 +78,7 @@ struct ModelSlots {
     /// slot holding anything else. The marker is an empty value kept in the slot's buffer, so it is overwritten
     /// without being destroyed.
     @inlinable
-    func fill<Value>(unsetSlot index: Int, with value: Value) -> Bool {
+    package func fill<Value>(unsetSlot index: Int, with value: Value) -> Bool {
         guard holds(ModelStorage.Unset.self, at: index) else { return false }
         (base.unsafelyUnwrapped + index).initialize(to: value)
         return true
@@ -87,7 +87,7 @@ struct ModelSlots {
     /// True when slot `index` exists and holds a value of exactly `type`, told by the type metadata pointer that
     /// follows the `Any`'s value buffer.
     @inlinable
-    func holds(_ type: Any.Type, at index: Int) -> Bool {
+    package func holds(_ type: Any.Type, at index: Int) -> Bool {
         guard index >= 0, index < count else { return false }
         let held = UnsafeRawPointer(base.unsafelyUnwrapped + index).load(
             fromByteOffset: Self.bufferSize, as: UnsafeRawPointer.self)
@@ -96,14 +96,14 @@ struct ModelSlots {
 
     /// The size of an `Any`'s value buffer, which its type's metadata pointer follows.
     @usableFromInline
-    static var bufferSize: Int { 3 * MemoryLayout<UnsafeRawPointer>.size }
+    package static var bufferSize: Int { 3 * MemoryLayout<UnsafeRawPointer>.size }
 
     /// The alignment of an `Any`'s value buffer.
     @usableFromInline
-    static var bufferAlignment: Int { MemoryLayout<UnsafeRawPointer>.alignment }
+    package static var bufferAlignment: Int { MemoryLayout<UnsafeRawPointer>.alignment }
 
     /// Makes `total` slots: the current values first, then `ModelStorage.Unset` in the new ones.
-    mutating func growUnset(to total: Int) {
+    package mutating func growUnset(to total: Int) {
         guard total > count else { return }
         let grown = Self.allocate(total)
         if let base {
@@ -118,14 +118,14 @@ struct ModelSlots {
     }
 
     /// Sets each slot to the value of the same slot of `other`, which has as many.
-    func assign(from other: ModelSlots) {
+    package func assign(from other: ModelSlots) {
         precondition(other.count == count, "slots of different entities")
         guard let base, let source = other.base else { return }
         base.update(from: source, count: count)
     }
 
     /// Frees the slots' memory; the slots are empty afterwards.
-    mutating func release() {
+    package mutating func release() {
         guard let base else { return }
         base.deinitialize(count: count)
         free(base)

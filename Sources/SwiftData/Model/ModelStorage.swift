@@ -3,21 +3,36 @@
 /// `DefaultBackingData<Model>` is this class typed by its model; the context and the store work with
 /// `ModelStorage` so they need no generic model type.
 @usableFromInline
-class ModelStorage {
+package class ModelStorage {
     /// A slot whose property was never assigned.
     @usableFromInline
-    struct Unset {}
+    package struct Unset {
+        package init() {}
+    }
     /// A to-one relationship whose target is known by identifier but not loaded yet. `lastKnown` holds what a
     /// batched fetch read of the target's row, for a target whose row is gone when the fault is resolved.
-    struct ToOneFault {
-        let target: PersistentIdentifier?
+    package struct ToOneFault {
+        package let target: PersistentIdentifier?
         var lastKnown: LastKnownValues? = nil
+
+        package init(target: PersistentIdentifier?) {
+            self.target = target
+        }
+
+        init(target: PersistentIdentifier?, lastKnown: LastKnownValues?) {
+            self.target = target
+            self.lastKnown = lastKnown
+        }
     }
     /// A relationship whose links are stored on the other side (or in a join table) and not loaded yet.
-    struct UnloadedRelationship {}
+    package struct UnloadedRelationship {
+        package init() {}
+    }
     /// An attribute not read yet: one a fetch with `propertiesToFetch` left out (never one without a placeholder),
     /// or one of a model made without reading its row; it loads on first access (see `unfetchedAttribute(at:)`).
-    struct NotFetched {}
+    package struct NotFetched {
+        package init() {}
+    }
 
     // The stored properties every property read and write touches are `@exclusivity(unchecked)`: the run-time
     // check of each access (a thread-local lookup and a list walk) cost as much as the read itself. They are
@@ -26,11 +41,11 @@ class ModelStorage {
 
     /// The entity of the model; a new instance of a `@Model` subclass starts with its root class's and switches
     /// to its own (see `adoptEntity(_:)`).
-    @exclusivity(unchecked) final var entity: Schema.Entity
+    @exclusivity(unchecked) package final var entity: Schema.Entity
     /// One slot per persisted property, in `entity.properties` order.
     @usableFromInline
-    @exclusivity(unchecked) final var values = ModelSlots()
-    @exclusivity(unchecked) final var identifier: PersistentIdentifier
+    @exclusivity(unchecked) package final var values = ModelSlots()
+    @exclusivity(unchecked) package final var identifier: PersistentIdentifier
     final weak var context: ModelContext?
     /// The container of the context this model was in, once that context is released: the model reads what it
     /// has not loaded (relationships, attributes a partial fetch left out) from the container's stores. Held
@@ -42,7 +57,7 @@ class ModelStorage {
     @usableFromInline
     @exclusivity(unchecked) final unowned(unsafe) var model: (any PersistentModel)?
     /// Slots changed since the last save.
-    @exclusivity(unchecked) final var changedSlots = SlotSet()
+    @exclusivity(unchecked) package final var changedSlots = SlotSet()
     /// Relationship slots assigned before the model object was known; their inverses are updated on `bind`.
     final var slotsAwaitingInverse: [Int] = []
     /// The fetch that read this model, and the model's position in it, for loading relationships in batches.
@@ -53,7 +68,7 @@ class ModelStorage {
     /// True once the model's values were saved or fetched: it has a stored row.
     @usableFromInline
     @exclusivity(unchecked) final var isSaved = false
-    @exclusivity(unchecked) final var isDeleted = false
+    @exclusivity(unchecked) package final var isDeleted = false
     /// True while the context's registry holds this backing data.
     final var isRegistered = false
     /// True while a fetch refreshes this model with its row's values (see `ModelContext.materialize`).

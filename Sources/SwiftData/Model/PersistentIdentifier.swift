@@ -127,7 +127,7 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     }
 
     /// The identifier of a row whose store and entity `scope` names.
-    init(scope: IdentifierScope, primaryKey: Int64) {
+    package init(scope: IdentifierScope, primaryKey: Int64) {
         id = ID(scope: scope, key: .permanent(primaryKey))
     }
 
@@ -161,7 +161,7 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     }
 
     /// The row's primary key, for permanent identifiers.
-    var primaryKey: Int64? {
+    package var primaryKey: Int64? {
         if case .permanent(let row) = id.key { return row }
         return nil
     }
@@ -170,7 +170,7 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
 /// The store and entity that identifiers name: one object that the identifiers of an entity's rows in a store share,
 /// so that copying an identifier retains one reference instead of two strings, and comparing two of one entity
 /// compares references.
-final class IdentifierScope: Hashable, Sendable {
+package final class IdentifierScope: Hashable, Sendable {
     /// The identifier of the store, or nil for temporary identifiers.
     let storeIdentifier: String?
     /// The name of the entity.
@@ -181,11 +181,11 @@ final class IdentifierScope: Hashable, Sendable {
         self.entityName = entityName
     }
 
-    static func == (lhs: IdentifierScope, rhs: IdentifierScope) -> Bool {
+    package static func == (lhs: IdentifierScope, rhs: IdentifierScope) -> Bool {
         lhs === rhs || (lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier)
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(storeIdentifier)
         hasher.combine(entityName)
     }

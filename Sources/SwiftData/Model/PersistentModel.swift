@@ -146,7 +146,7 @@ extension PersistentModel {
     // MARK: - Internal
 
     /// The model's storage, bound to the model.
-    var storage: ModelStorage { ModelStorage.of(self) }
+    package var storage: ModelStorage { ModelStorage.of(self) }
 }
 
 extension PersistentModel {

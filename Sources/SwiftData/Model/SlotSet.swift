@@ -3,36 +3,36 @@
 /// Most models have fewer than 64 properties, so the set is a bit mask that needs no allocation; indexes from 64
 /// on go to an ordinary `Set`. A `Set<Int>` allocated storage on every model's first change, which was a tenth of
 /// the cost of changing an attribute of a fetched model.
-struct SlotSet: Sequence, ExpressibleByArrayLiteral, Equatable {
+package struct SlotSet: Sequence, ExpressibleByArrayLiteral, Equatable {
     private var bits: UInt64 = 0
     private var overflow: Set<Int> = []
 
-    init() {}
+    package init() {}
 
-    init(arrayLiteral indexes: Int...) {
+    package init(arrayLiteral indexes: Int...) {
         for index in indexes { insert(index) }
     }
 
-    var isEmpty: Bool { bits == 0 && overflow.isEmpty }
+    package var isEmpty: Bool { bits == 0 && overflow.isEmpty }
 
-    var count: Int { bits.nonzeroBitCount + overflow.count }
+    package var count: Int { bits.nonzeroBitCount + overflow.count }
 
     /// The lowest index, or nil when the set is empty.
-    var first: Int? {
+    package var first: Int? {
         bits != 0 ? bits.trailingZeroBitCount : overflow.min()
     }
 
-    func contains(_ index: Int) -> Bool {
+    package func contains(_ index: Int) -> Bool {
         index < 64 ? bits & (1 << UInt64(index)) != 0 : overflow.contains(index)
     }
 
-    mutating func insert(_ index: Int) {
+    package mutating func insert(_ index: Int) {
         precondition(index >= 0, "slot indexes are not negative")
         if index < 64 { bits |= 1 << UInt64(index) } else { overflow.insert(index) }
     }
 
     /// The indexes in ascending order.
-    func makeIterator() -> some IteratorProtocol<Int> {
+    package func makeIterator() -> some IteratorProtocol<Int> {
         var remaining = bits
         var rest = overflow.sorted().makeIterator()
         return AnyIterator {

@@ -1,35 +1,35 @@
 extension Schema.Entity {
     /// One persisted property with what the runtime needs to read, write and store it.
-    final class Property: @unchecked Sendable {
+    package final class Property: @unchecked Sendable {
         // @unchecked: immutable after the registry publishes the entity (see `RelationshipInfo`).
-        let index: Int
-        let name: String
-        let keyPath: AnyKeyPath
-        let valueType: any Any.Type
-        let defaultValue: Any?
+        package let index: Int
+        package let name: String
+        package let keyPath: AnyKeyPath
+        package let valueType: any Any.Type
+        package let defaultValue: Any?
         /// The completed `Schema.Attribute` or `Schema.Relationship`.
-        let schemaProperty: any SchemaProperty
+        package let schemaProperty: any SchemaProperty
         /// How attribute values map to SQLite, or nil for relationships and unsupported types.
-        let codec: ValueCodec?
+        package let codec: ValueCodec?
         /// Relationship details, or nil for attributes.
-        let relationshipInfo: RelationshipInfo?
+        package let relationshipInfo: RelationshipInfo?
         /// True when the value type is an `Optional`.
-        let isOptional: Bool
+        package let isOptional: Bool
         /// `nil` of the property's type, for optional properties.
-        let noneValue: Any
+        package let noneValue: Any
         private let optionalType: (any OptionalValue.Type)?
         /// The property's type as a collection of models, for to-many relationships; looked up once, as the cast
         /// is a search of the type's conformances.
         private let collectionType: (any ModelCollectionValue.Type)?
         /// True for attributes declared with `.externalStorage`. Stored, since every save asks it of every value.
-        let usesExternalStorage: Bool
+        package let usesExternalStorage: Bool
         /// True for attributes stored as a composite (one column per leaf), optional or not.
-        let isComposite: Bool
+        package let isComposite: Bool
         /// True for a property declared with `let`: SwiftData stores it at insert and reads it back once, when a
         /// fetched model is made, so a fetch always reads it.
-        let isConstant: Bool
+        package let isConstant: Bool
 
-        init(index: Int, metadata: Schema.PropertyMetadata) {
+        package init(index: Int, metadata: Schema.PropertyMetadata) {
             self.index = index
             self.name = metadata.name
             self.keyPath = metadata.keypath
@@ -96,7 +96,7 @@ extension Schema.Entity {
             if case .composite = codec?.unwrappedCodec { self.isComposite = true } else { self.isComposite = false }
         }
 
-        var isRelationship: Bool { relationshipInfo != nil }
+        package var isRelationship: Bool { relationshipInfo != nil }
 
         /// True when a key path can write its property: a `var` of a class. A persisted `let` cannot be written.
         private static func isWritable(_ keyPath: AnyKeyPath) -> Bool {
@@ -110,28 +110,28 @@ extension Schema.Entity {
         // MARK: - Relationship Values
 
         /// `Optional.some(model)` of this property's type.
-        func wrapOptional(_ model: any PersistentModel) -> Any {
+        package func wrapOptional(_ model: any PersistentModel) -> Any {
             optionalType?.wrapping(model) ?? model
         }
 
         /// The slot value of a property that has no stored value to read: its declared default, else `nil` for an
         /// optional, else unset.
-        var unstoredValue: Any { defaultValue ?? (isOptional ? noneValue : ModelStorage.Unset()) }
+        package var unstoredValue: Any { defaultValue ?? (isOptional ? noneValue : ModelStorage.Unset()) }
 
         /// The value of an empty relationship: `nil` for to-one, an empty collection for to-many.
-        var emptyRelationshipValue: Any {
+        package var emptyRelationshipValue: Any {
             guard let relationshipInfo, relationshipInfo.isToMany else { return noneValue }
             return makeCollection([])
         }
 
         /// A to-many value of this property's type holding the given models.
-        func makeCollection(_ models: [any PersistentModel]) -> Any {
+        package func makeCollection(_ models: [any PersistentModel]) -> Any {
             guard let collectionType else { return models }
             return collectionType.makeValue(models)
         }
 
         /// The models a relationship value refers to.
-        func relatedModels(in value: Any) -> [any PersistentModel] {
+        package func relatedModels(in value: Any) -> [any PersistentModel] {
             if let collection = value as? any ModelCollectionValue { return collection.modelElements }
             if let model = unwrappedValue(value) as? any PersistentModel { return [model] }
             return []
@@ -140,7 +140,7 @@ extension Schema.Entity {
         /// The value to keep for a relationship: an optional to-many that is `nil` becomes an empty collection, and
         /// a to-many holds each model once, where it first appears (Core Data's relationships are sets, and so are
         /// the rows that store them), however often it was appended or assigned.
-        func normalizedRelationshipValue(_ value: Any) -> Any {
+        package func normalizedRelationshipValue(_ value: Any) -> Any {
             guard relationshipInfo?.isToMany == true else { return value }
             let models = relatedModels(in: value)
             guard models.count > 1 else { return makeCollection(models) }
@@ -153,35 +153,35 @@ extension Schema.Entity {
     }
 
     /// What the runtime knows about a relationship: destination, inverse and where its links are stored.
-    final class RelationshipInfo: @unchecked Sendable {
+    package final class RelationshipInfo: @unchecked Sendable {
         // @unchecked: `destination`, `inverse` and `storage` are set once by `EntityRegistry`, under its lock,
         // before the entity is published; they are only read afterwards.
-        let declaration: Schema.Relationship
-        let destinationType: any PersistentModel.Type
-        let isToMany: Bool
-        unowned(unsafe) var destination: Schema.Entity!
+        package let declaration: Schema.Relationship
+        package let destinationType: any PersistentModel.Type
+        package let isToMany: Bool
+        package unowned(unsafe) var destination: Schema.Entity!
         unowned(unsafe) var inverse: Property?
         /// For a to-one that several to-many relationships of its destination name as their inverse: those
         /// relationships. Such a to-one has no `inverse` of its own: setting it takes the model out of the old
         /// owner's relationships and into none of the new owner's, since nothing says which one it would join.
-        var sharedInverses: [Property] = []
+        package var sharedInverses: [Property] = []
         /// True for a to-many relationship whose inverse other to-many relationships name too: its members are
         /// kept in a join table of its own, so each relationship keeps its own.
-        var sharesInverse = false
-        var storage: RelationshipStorage = .foreignKey(column: "")
+        package var sharesInverse = false
+        package var storage: RelationshipStorage = .foreignKey(column: "")
 
         /// The relationships on the other side that hold this one's owner: the inverse, or the relationships
         /// that share this to-one as their inverse. Set once with the storage, so reading it allocates nothing.
-        var inverseSides: [Property] = []
+        package var inverseSides: [Property] = []
 
         /// True when each related model's own to-one relationship (the inverse) names its owner, so a store finds
         /// the related models of some owners by that relationship alone.
-        var linksLiveInTargets: Bool {
+        package var linksLiveInTargets: Bool {
             if case .inverseForeignKey = storage { return true }
             return false
         }
 
-        init(declaration: Schema.Relationship, destinationType: any PersistentModel.Type, isToMany: Bool) {
+        package init(declaration: Schema.Relationship, destinationType: any PersistentModel.Type, isToMany: Bool) {
             self.declaration = declaration
             self.destinationType = destinationType
             self.isToMany = isToMany
@@ -189,7 +189,7 @@ extension Schema.Entity {
     }
 
     /// Where the links of a relationship live in SQLite.
-    enum RelationshipStorage: Sendable {
+    package enum RelationshipStorage: Sendable {
         /// A column of this entity's table holding the target's primary key.
         case foreignKey(column: String)
         /// A column of the destination's table (the inverse to-one) holding this model's primary key.

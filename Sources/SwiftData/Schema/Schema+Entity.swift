@@ -174,7 +174,7 @@ extension Schema {
         /// class, the one it was made from for a schema's entity, and nil for an entity without a model class.
         var modelEntity: Entity? { isSchemaEntity ? describedModelEntity : self }
         /// Persisted properties with what the runtime needs to read, write and store them.
-        let persistedProperties: [Property]
+        package let persistedProperties: [Property]
         private let indexByKeyPath: [AnyKeyPath: Int]
         /// The key path objects in slot order. Key path literals are uniqued objects, so an identity scan over a
         /// handful of slots finds the accessor's key path faster than hashing it.
@@ -368,7 +368,7 @@ extension Schema {
         }
 
         /// The model class this entity's class inherits from, if it is a model.
-        let superentityType: (any PersistentModel.Type)?
+        package let superentityType: (any PersistentModel.Type)?
 
         /// How many model classes this entity's class inherits from.
         var depth: Int { superentity.map { $0.depth + 1 } ?? 0 }
@@ -392,7 +392,7 @@ extension Schema {
         }
 
         /// This entity and every entity below it that the registry knows, as entity names.
-        var hierarchyNames: [String] {
+        package var hierarchyNames: [String] {
             [name] + knownSubentities.flatMap(\.hierarchyNames)
         }
 
@@ -442,10 +442,10 @@ extension Schema {
         func indexIfPersisted(_ keyPath: AnyKeyPath) -> Int? { indexByKeyPath[keyPath] }
 
         /// The property with a given name.
-        func property(named name: String) -> Property? { indexByName[name].map { persistedProperties[$0] } }
+        package func property(named name: String) -> Property? { indexByName[name].map { persistedProperties[$0] } }
 
         /// The table that stores this entity: one table per inheritance hierarchy, named after its root.
-        var tableName: String { superentityType == nil ? name : rootEntity.name }
+        package var tableName: String { superentityType == nil ? name : rootEntity.name }
     }
 }
 

@@ -4,15 +4,15 @@
 ///
 /// A name the table does not know (an entity removed from the schema that history still names) gets a scope of its
 /// own, made when asked for: identifiers with it still equal the others, by their strings.
-struct IdentifierScopes: Sendable {
+package struct IdentifierScopes: Sendable {
     /// The identifier of the store that every scope names.
-    let storeIdentifier: String
+    package let storeIdentifier: String
     private let byName: [String: IdentifierScope]
 
     /// The scopes of a store's entities (every class of a hierarchy the store holds is one of them) and of the
     /// destinations of their relationships, and of theirs in turn: a store names itself in the identifiers of the
     /// targets it reads, wherever they are stored.
-    init(storeIdentifier: String, entities: [Schema.Entity]) {
+    package init(storeIdentifier: String, entities: [Schema.Entity]) {
         self.storeIdentifier = storeIdentifier
         var byName: [String: IdentifierScope] = [:]
         func add(_ entity: Schema.Entity) {
@@ -27,7 +27,7 @@ struct IdentifierScopes: Sendable {
     }
 
     /// The scope of an entity's identifiers in the store.
-    subscript(entityName: String) -> IdentifierScope {
+    package subscript(entityName: String) -> IdentifierScope {
         byName[entityName] ?? IdentifierScope(storeIdentifier: storeIdentifier, entityName: entityName)
     }
 }

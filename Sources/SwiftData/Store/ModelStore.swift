@@ -6,7 +6,7 @@
 /// evaluates that part in memory with Swift's own semantics. Rows come back decoded (`StoreRow`), and a store
 /// decodes them straight from its own representation into models' values, so the interface costs the built-in
 /// stores no copy of a row.
-protocol ModelStore: AnyObject, Sendable {
+package protocol ModelStore: AnyObject, Sendable {
     /// The rows the store hands to `readRows(_:_:)`.
     associatedtype Row: StoreRow
 
@@ -148,7 +148,7 @@ protocol ModelStore: AnyObject, Sendable {
 }
 
 /// A save a store has written and not yet committed.
-protocol StoreSave: AnyObject {
+package protocol StoreSave: AnyObject {
     /// The store that wrote it.
     var store: any ModelStore { get }
     /// The permanent identifier of the inserted model at a position of the save's inserted models.
@@ -169,37 +169,37 @@ protocol StoreSave: AnyObject {
 }
 
 extension StoreSave {
-    var defect: SwiftDataError? { nil }
-    var reregisteredRows: [any StoreRow] { [] }
+    package var defect: SwiftDataError? { nil }
+    package var reregisteredRows: [any StoreRow] { [] }
 }
 
 extension ModelStore {
-    func identifierScope(entityName: String) -> IdentifierScope {
+    package func identifierScope(entityName: String) -> IdentifierScope {
         IdentifierScope(storeIdentifier: identifier, entityName: entityName)
     }
 
-    var recordedHistory: (any StoreHistory)? { nil }
+    package var recordedHistory: (any StoreHistory)? { nil }
 
-    func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]? { nil }
+    package func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]? { nil }
 
-    func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool { false }
+    package func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool { false }
 
-    func watchRemoteChanges(_ onChange: @escaping @Sendable (_ newestToken: Int64) -> Void) -> (any StoreChangeWatch)? {
+    package func watchRemoteChanges(_ onChange: @escaping @Sendable (_ newestToken: Int64) -> Void) -> (any StoreChangeWatch)? {
         nil
     }
 
     /// Does nothing: the store keeps nothing per context.
-    func contextDidEnd(_ editingState: EditingState) {}
+    package func contextDidEnd(_ editingState: EditingState) {}
 
     /// Runs `body` as it is: each of its reads sees the store as it is when that read runs (see the requirement).
-    func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result {
+    package func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result {
         try body()
     }
 
     /// Writes and commits a save's changes in one step, for a save that involves this store alone.
     ///
     /// - Throws: like `beginSave(_:)`, and when the commit fails.
-    func save(_ changes: StoreChanges) throws -> any StoreSave {
+    package func save(_ changes: StoreChanges) throws -> any StoreSave {
         let save = try beginSave(changes)
         do {
             try save.commit()
@@ -212,22 +212,27 @@ extension ModelStore {
 }
 
 /// Thrown by a store for a part of a fetch it cannot evaluate exactly as Swift does.
-struct StoreCannotEvaluate: Error {
+package struct StoreCannotEvaluate: Error {
     /// What the store cannot evaluate.
-    enum Part: Sendable {
+    package enum Part: Sendable {
         /// The predicate: the fetch filters in memory.
         case predicate
         /// The sort: the fetch sorts in memory.
         case sort
     }
 
-    let part: Part
+    package let part: Part
     /// Why, for the error a fetch that forbids evaluation in memory throws.
-    let reason: String
+    package let reason: String
+
+    package init(part: Part, reason: String) {
+        self.part = part
+        self.reason = reason
+    }
 }
 
 /// A predicate in a store's own form (see `ModelStore.filter(for:entity:)`); only its store reads it.
-protocol StoreFilter {}
+package protocol StoreFilter {}
 
 /// Sort descriptors in a store's own form (see `ModelStore.sortOrder(for:entity:)`); only its store reads it.
-protocol StoreSortOrder {}
+package protocol StoreSortOrder {}

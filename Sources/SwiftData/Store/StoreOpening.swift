@@ -10,7 +10,22 @@ func openStore(
     if let configuration = configuration as? ModelConfiguration {
         return try configuration.makeStore(entities: entities, version: version, migrationPlan: migrationPlan)
     }
+    if let configuration = configuration as? any BuiltInStoreConfiguration {
+        return try configuration.makeStore(entities: entities, version: version, migrationPlan: migrationPlan)
+    }
     return try openCustomStore(configuration, entities: entities, migrationPlan: migrationPlan)
+}
+
+/// The configuration of a store of this package that implements the store interface itself (the PostgreSQL store,
+/// in a module of its own), which the container opens as it opens SQLite's: rows decode straight into models, with
+/// no snapshots between.
+package protocol BuiltInStoreConfiguration: DataStoreConfiguration {
+    /// Opens the store for some entities of the container's schema, at a version of it.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` when the store cannot be opened, created or migrated.
+    func makeStore(
+        entities: [Schema.Entity], version: Schema.Version, migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws -> any ModelStore
 }
 
 /// Opens a custom store, seen through the store interface.

@@ -1,7 +1,7 @@
 /// What a read of an entity's rows selects, in what order, and which of their properties it loads.
-struct StoreReadRequest {
+package struct StoreReadRequest {
     /// Which rows, before the filter applies.
-    enum Selection {
+    package enum Selection {
         /// Every row of the entity (and, for a class of a hierarchy, of its subclasses).
         case all
         /// The rows with these identifiers.
@@ -11,30 +11,30 @@ struct StoreReadRequest {
     }
 
     /// The entity whose rows are read.
-    let entity: Schema.Entity
-    var selection = Selection.all
+    package let entity: Schema.Entity
+    package var selection = Selection.all
     /// The predicate, in the store's form; nil selects every row of the selection.
-    var filter: (any StoreFilter)?
+    package var filter: (any StoreFilter)?
     /// The order, in the store's form; nil leaves the order to `ordersByIdentifier`.
-    var sortOrder: (any StoreSortOrder)?
+    package var sortOrder: (any StoreSortOrder)?
     /// Orders by the rows' keys in the store when there is no sort order, so that reads in pages and repeated reads
     /// agree. (Within an inheritance hierarchy, this key order can differ from the order of the identifiers, which
     /// compare entity names first.)
-    var ordersByIdentifier = false
+    package var ordersByIdentifier = false
     /// Selects only rows whose key in the store comes after this identifier's (with `ordersByIdentifier`: the next
     /// page).
-    var after: PersistentIdentifier?
+    package var after: PersistentIdentifier?
     /// Rows left out: those the context deleted without loading them (see `BatchDeletions`).
-    var excluded: ExcludedRows?
-    var limit: Int?
-    var offset: Int?
+    package var excluded: ExcludedRows?
+    package var limit: Int?
+    package var offset: Int?
     /// The indexes of the properties to load, or nil for every one; to-one relationships stored in the row are
     /// always loaded.
-    var properties: Set<Int>?
+    package var properties: Set<Int>?
     /// The reading context's editing state, which a custom store's fetch request carries.
-    var editingState: EditingState?
+    package var editingState: EditingState?
 
-    init(entity: Schema.Entity, selection: Selection = .all) {
+    package init(entity: Schema.Entity, selection: Selection = .all) {
         self.entity = entity
         self.selection = selection
     }
@@ -44,12 +44,12 @@ struct StoreReadRequest {
 ///
 /// A context keeps one per entity until its deletions of the entity change, and every fetch of the entity in between
 /// passes the same one, so a store builds its form of the list once rather than once per change.
-final class ExcludedRows {
-    let identifiers: Set<PersistentIdentifier>
+package final class ExcludedRows {
+    package let identifiers: Set<PersistentIdentifier>
     /// The form a store made of `identifiers`, for its later reads; only that store reads it.
-    var storeForm: Any?
+    package var storeForm: Any?
 
-    init(_ identifiers: Set<PersistentIdentifier>) {
+    package init(_ identifiers: Set<PersistentIdentifier>) {
         self.identifiers = identifiers
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// A row handed to `ModelStore.readRows(_:_:)`'s body may be valid only during that call; `retained()` gives one
 /// that stays valid.
-protocol StoreRow {
+package protocol StoreRow {
     /// The identifier of the row's model.
     var identifier: PersistentIdentifier { get }
     /// The row's own entity: in an inheritance hierarchy, the class of the row, which may be a subclass of the
@@ -32,11 +32,11 @@ protocol StoreRow {
 }
 
 extension StoreRow {
-    func target(of property: Schema.Entity.Property) throws -> PersistentIdentifier? {
+    package func target(of property: Schema.Entity.Property) throws -> PersistentIdentifier? {
         (try value(of: property) as? ModelStorage.ToOneFault)?.target
     }
 
-    func slots() throws -> ModelSlots {
+    package func slots() throws -> ModelSlots {
         let properties = entity.persistedProperties
         return try ModelSlots(count: properties.count) { try value(of: properties[$0]) }
     }

@@ -3,7 +3,7 @@
 ///
 /// A store hands rows to a sink through `ModelStore.readRows(_:into:)`, whose loop is compiled for each store type,
 /// so a read of many rows makes one call into the sink per row and none per property.
-protocol StoreRowSink: AnyObject {
+package protocol StoreRowSink: AnyObject {
     /// The to-one relationship whose stored target each row reports to `take`, or nil.
     var storedTargetProperty: Schema.Entity.Property? { get }
     /// True when a model of the row is held already: the row is then handed over whole, to apply after the read.
@@ -18,7 +18,7 @@ protocol StoreRowSink: AnyObject {
 }
 
 extension ModelStore {
-    func readRows(_ request: StoreReadRequest, into sink: any StoreRowSink) throws {
+    package func readRows(_ request: StoreReadRequest, into sink: any StoreRowSink) throws {
         let toOne = sink.storedTargetProperty
         try readRows(request) { row in
             let identifier = row.identifier

@@ -36,7 +36,8 @@ public final class DefaultStore: DataStore, DataStoreBatching {
         self.configuration = configuration
         self.name = configuration.name
         self.schema = configuration.schema ?? Schema()
-        self.container = try ModelContainer(for: schema, migrationPlan: migrationPlan, configurations: [configuration])
+        self.access = SnapshotStoreAccess(
+            container: try ModelContainer(for: schema, migrationPlan: migrationPlan, configurations: [configuration]))
     }
 
     // MARK: - Processing Fetch Requests
@@ -47,19 +48,14 @@ public final class DefaultStore: DataStore, DataStoreBatching {
     /// - Throws: The errors `ModelContext.fetch(_:)` throws.
     public func fetch<T>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot>
     where T: PersistentModel {
-        let context = makeContext(for: request.editingState)
-        var related: [PersistentIdentifier: any BackingData] = [:]
-        let snapshots = try context.fetch(request.descriptor).map { model in
-            DefaultSnapshot(from: model.persistentBackingData, relatedBackingDatas: &related)
-        }
-        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots)
+        try access.fetch(request)
     }
 
     /// Returns the number of models a request describes.
     ///
     /// - Throws: The errors `ModelContext.fetchCount(_:)` throws.
     public func fetchCount<T>(_ request: DataStoreFetchRequest<T>) throws -> Int where T: PersistentModel {
-        try makeContext(for: request.editingState).fetchCount(request.descriptor)
+        try access.fetchCount(request)
     }
 
     /// Returns the identifiers of the models a request describes.
@@ -67,7 +63,7 @@ public final class DefaultStore: DataStore, DataStoreBatching {
     /// - Throws: The errors `ModelContext.fetchIdentifiers(_:)` throws.
     public func fetchIdentifiers<T>(_ request: DataStoreFetchRequest<T>) throws -> [PersistentIdentifier]
     where T: PersistentModel {
-        try makeContext(for: request.editingState).fetchIdentifiers(request.descriptor)
+        try access.fetchIdentifiers(request)
     }
 
     // MARK: - Persisting Model Data
@@ -83,91 +79,7 @@ public final class DefaultStore: DataStore, DataStoreBatching {
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws
         -> DataStoreSaveChangesResult<DefaultSnapshot>
     {
-        let context = makeContext(for: request.editingState)
-        var inserted: [(snapshot: DefaultSnapshot, model: any PersistentModel)] = []
-        for snapshot in request.inserted {
-            let properties = snapshot.entity.persistedProperties
-            let (model, storage) = snapshot.entity.makeModel(
-                identifier: snapshot.persistentIdentifier,
-                slots: ModelSlots(count: properties.count) { index -> Any in
-                    let property = properties[index]
-                    if property.isRelationship { return property.emptyRelationshipValue }
-                    if case .attribute(let value)? = snapshot.values[property.name] { return value }
-                    return property.unstoredValue
-                })
-            // Made as a fetched model is: it becomes a new one, which the save inserts.
-            storage.isSaved = false
-            context.insert(model)
-            inserted.append((snapshot, model))
-        }
-        let insertedByIdentifier = Dictionary(
-            inserted.map { ($0.snapshot.persistentIdentifier, $0.model) }, uniquingKeysWith: { first, _ in first })
-        func resolve(_ identifier: PersistentIdentifier) -> (any PersistentModel)? {
-            if let model = insertedByIdentifier[identifier] { return model }
-            // An identifier of another store, or of an entity this store does not hold, names no model here.
-            guard identifier.storeIdentifier == self.identifier,
-                container.schema.modelEntitiesByName[identifier.entityName] != nil
-            else { return nil }
-            let model = context.model(for: identifier)
-            return model.isDeleted ? nil : model
-        }
-        for snapshot in request.updated {
-            guard let model = resolve(snapshot.persistentIdentifier) else {
-                throw SwiftDataError(
-                    .modelValidationFailure, "the store holds no \(snapshot.persistentIdentifier) to update",
-                    entityName: snapshot.persistentIdentifier.entityName)
-            }
-            let storage = model.storage
-            for property in storage.entity.persistedProperties where !property.isRelationship {
-                guard case .attribute(let value)? = snapshot.values[property.name] else { continue }
-                storage.setAttribute(at: property.index, to: value)
-            }
-        }
-        for (snapshot, model) in inserted { Self.setRelationships(of: model.storage, from: snapshot, resolve: resolve) }
-        for snapshot in request.updated {
-            guard let model = resolve(snapshot.persistentIdentifier) else { continue }
-            Self.setRelationships(of: model.storage, from: snapshot, resolve: resolve)
-        }
-        for snapshot in request.deleted {
-            guard let model = resolve(snapshot.persistentIdentifier) else { continue }
-            context.delete(model)
-        }
-        try context.save()
-        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
-        var saved: [PersistentIdentifier: DefaultSnapshot] = [:]
-        var related: [PersistentIdentifier: any BackingData] = [:]
-        for (snapshot, model) in inserted {
-            remapped[snapshot.persistentIdentifier] = model.persistentModelID
-            saved[model.persistentModelID] = DefaultSnapshot(
-                from: model.anyBackingData, relatedBackingDatas: &related)
-        }
-        for snapshot in request.updated {
-            guard let model = resolve(snapshot.persistentIdentifier) else { continue }
-            saved[model.persistentModelID] = DefaultSnapshot(
-                from: model.anyBackingData, relatedBackingDatas: &related)
-        }
-        return DataStoreSaveChangesResult(
-            for: identifier, remappedIdentifiers: remapped, snapshotsToReregister: saved)
-    }
-
-    /// Sets a model's relationships to the models a snapshot names, as changes the save writes.
-    private static func setRelationships(
-        of storage: ModelStorage, from snapshot: DefaultSnapshot,
-        resolve: (PersistentIdentifier) -> (any PersistentModel)?
-    ) {
-        for property in storage.entity.persistedProperties where property.isRelationship {
-            switch snapshot.values[property.name] {
-            case .toMany(let targets)?:
-                storage.setRelationship(at: property.index, to: property.makeCollection(targets.compactMap(resolve)))
-            case .toOne(let target)?:
-                let model = target.flatMap(resolve)
-                storage.setRelationship(
-                    at: property.index,
-                    to: model.map { property.isOptional ? property.wrapOptional($0) : $0 } ?? property.noneValue)
-            case .attribute?, nil:
-                continue
-            }
-        }
+        try access.save(request)
     }
 
     // MARK: - Deleting Persisted Model Data
@@ -176,16 +88,14 @@ public final class DefaultStore: DataStore, DataStoreBatching {
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` when the store was opened with `allowsSave: false`.
     public func erase() throws {
-        try container.erase()
+        try access.erase()
     }
 
     /// Deletes every model of a type that a request's predicate matches, and saves the deletion.
     ///
     /// - Throws: The errors `ModelContext.delete(model:where:includeSubclasses:)` and `ModelContext.save()` throw.
     public func delete<T>(_ request: DataStoreBatchDeleteRequest<T>) throws where T: PersistentModel {
-        let context = makeContext(for: request.editingState)
-        try context.delete(model: T.self, where: request.predicate, includeSubclasses: request.includeSubclasses)
-        try context.save()
+        try access.delete(request)
     }
 
     // MARK: - Sharing Cached Data Between Model Contexts
@@ -195,32 +105,14 @@ public final class DefaultStore: DataStore, DataStoreBatching {
     public func cachedSnapshots(for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState) throws
         -> [PersistentIdentifier: DefaultSnapshot]
     {
-        let context = makeContext(for: editingState)
-        var related: [PersistentIdentifier: any BackingData] = [:]
-        var snapshots: [PersistentIdentifier: DefaultSnapshot] = [:]
-        for identifier in persistentIdentifiers
-        where identifier.storeIdentifier == self.identifier && snapshots[identifier] == nil {
-            let model = context.model(for: identifier)
-            guard !model.isDeleted else { continue }
-            snapshots[identifier] = DefaultSnapshot(
-                from: model.anyBackingData, relatedBackingDatas: &related)
-        }
-        return snapshots
+        try access.cachedSnapshots(for: persistentIdentifiers, editingState: editingState)
     }
 
     // MARK: - Internal
 
+    /// The container that reads and writes the store, seen through snapshots.
+    let access: SnapshotStoreAccess
+
     /// The container that reads and writes the store.
-    let container: ModelContainer
-
-    /// A context for one request, with the request's author.
-    private func makeContext(for editingState: EditingState) -> ModelContext {
-        let context = ModelContext(container)
-        context.author = editingState.author
-        return context
-    }
-
-    private static func backingData<Model: PersistentModel>(of model: Model) -> any BackingData {
-        model.persistentBackingData
-    }
+    var container: ModelContainer { access.container }
 }

@@ -3,39 +3,39 @@
 ///
 /// A save of many models records one group per entity and kind rather than one row per model, so recording
 /// history costs a save one row and a few bytes per model.
-struct RecordedChanges: Sendable, Equatable {
+package struct RecordedChanges: Sendable, Equatable {
     /// What happened to the models of a group.
-    enum Kind: UInt8, Sendable {
+    package enum Kind: UInt8, Sendable {
         case insert = 0
         case update = 1
         case delete = 2
     }
 
     /// Changes of one kind to models of one entity, in order.
-    struct Group: Sendable, Equatable {
-        let kind: Kind
-        let entityName: String
+    package struct Group: Sendable, Equatable {
+        package let kind: Kind
+        package let entityName: String
         /// For updates: the names of the properties the save changed.
-        let properties: [String]
+        package let properties: [String]
         /// The rows' primary keys.
-        var keys: [Int64]
+        package var keys: [Int64]
         /// For deletes: the names of the attributes whose values the store kept, and for each row (in the order of
         /// `keys`) each attribute's stored columns.
-        let preservedNames: [String]
-        var preservedValues: [[[SQLValue]]]
+        package let preservedNames: [String]
+        package var preservedValues: [[[SQLValue]]]
     }
 
     private(set) var groups: [Group] = []
 
     /// The number of changes.
-    var count: Int { groups.reduce(0) { $0 + $1.keys.count } }
-    var isEmpty: Bool { groups.isEmpty }
+    package var count: Int { groups.reduce(0) { $0 + $1.keys.count } }
+    package var isEmpty: Bool { groups.isEmpty }
 
-    init() {}
+    package init() {}
 
     /// Adds a deletion with the stored columns of the row's preserved attributes, in a new group unless it
     /// continues the last one.
-    mutating func appendDelete(entityName: String, key: Int64, preserved: [(String, [SQLValue])]) {
+    package mutating func appendDelete(entityName: String, key: Int64, preserved: [(String, [SQLValue])]) {
         let names = preserved.map(\.0)
         if let last = groups.indices.last, groups[last].kind == .delete, groups[last].entityName == entityName,
             groups[last].preservedNames == names
@@ -52,7 +52,7 @@ struct RecordedChanges: Sendable, Equatable {
     }
 
     /// Adds the inserts of many rows of one entity at once.
-    mutating func appendInserts(entityName: String, keys: [Int64]) {
+    package mutating func appendInserts(entityName: String, keys: [Int64]) {
         guard !keys.isEmpty else { return }
         groups.append(
             Group(
@@ -61,7 +61,7 @@ struct RecordedChanges: Sendable, Equatable {
     }
 
     /// Adds the updates of many rows of one entity that changed the same properties at once.
-    mutating func appendUpdates(entityName: String, properties: [String], keys: [Int64]) {
+    package mutating func appendUpdates(entityName: String, properties: [String], keys: [Int64]) {
         guard !keys.isEmpty else { return }
         groups.append(
             Group(
@@ -75,7 +75,7 @@ struct RecordedChanges: Sendable, Equatable {
     private static let version: UInt8 = 1
 
     /// The changes in binary form.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var writer = ByteWriter()
         writer.bytes.append(Self.version)
         writer.varint(UInt64(groups.count))
@@ -106,7 +106,7 @@ struct RecordedChanges: Sendable, Equatable {
     /// Reads changes that `encoded()` wrote.
     ///
     /// - Throws: `RecordedChanges.Malformed` when the bytes are not such changes.
-    init(decoding bytes: [UInt8]) throws {
+    package init(decoding bytes: [UInt8]) throws {
         var reader = ByteReader(bytes: bytes)
         guard try reader.byte() == Self.version else { throw Malformed() }
         let groupCount = try reader.count()
@@ -139,14 +139,14 @@ struct RecordedChanges: Sendable, Equatable {
     }
 
     /// Bytes that are not recorded changes.
-    struct Malformed: Error {}
+    package struct Malformed: Error {}
 }
 
 /// Appends the parts of the binary form.
 private struct ByteWriter {
-    var bytes: [UInt8] = []
+    package var bytes: [UInt8] = []
 
-    mutating func varint(_ value: UInt64) {
+    package mutating func varint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -156,17 +156,17 @@ private struct ByteWriter {
     }
 
     /// A signed integer, zigzag-encoded so that small negative numbers stay short.
-    mutating func signed(_ value: Int64) {
+    package mutating func signed(_ value: Int64) {
         varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
-    mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         let utf8 = Array(text.utf8)
         varint(UInt64(utf8.count))
         bytes += utf8
     }
 
-    mutating func value(_ value: SQLValue) {
+    package mutating func value(_ value: SQLValue) {
         switch value {
         case .null: bytes.append(0)
         case .integer(let number):
@@ -188,16 +188,16 @@ private struct ByteWriter {
 
 /// Reads the parts of the binary form, throwing at its end or on a part out of range.
 private struct ByteReader {
-    let bytes: [UInt8]
-    var position = 0
+    package let bytes: [UInt8]
+    package var position = 0
 
-    mutating func byte() throws -> UInt8 {
+    package mutating func byte() throws -> UInt8 {
         guard position < bytes.count else { throw RecordedChanges.Malformed() }
         defer { position += 1 }
         return bytes[position]
     }
 
-    mutating func varint() throws -> UInt64 {
+    package mutating func varint() throws -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -210,24 +210,24 @@ private struct ByteReader {
     }
 
     /// A count of items that follow: at most the bytes left, so a damaged count cannot make a huge allocation.
-    mutating func count() throws -> Int {
+    package mutating func count() throws -> Int {
         let value = try varint()
         guard value <= UInt64(bytes.count - position) else { throw RecordedChanges.Malformed() }
         return Int(value)
     }
 
-    mutating func signed() throws -> Int64 {
+    package mutating func signed() throws -> Int64 {
         let value = try varint()
         return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
     }
 
-    mutating func string() throws -> String {
+    package mutating func string() throws -> String {
         let count = try count()
         defer { position += count }
         return String(decoding: bytes[position..<position + count], as: UTF8.self)
     }
 
-    mutating func value() throws -> SQLValue {
+    package mutating func value() throws -> SQLValue {
         switch try byte() {
         case 0: return .null
         case 1: return .integer(try signed())

@@ -2,19 +2,19 @@ internal import Foundation
 
 /// A transaction as a store keeps it: what one save changed in the store, in a store-neutral form that
 /// `ModelContext.fetchHistory(_:)` turns into `DefaultHistoryTransaction` values.
-struct RecordedTransaction: Sendable {
+package struct RecordedTransaction: Sendable {
     /// The transaction's place in the store's history: greater for later transactions, never reused.
-    let token: Int64
-    let author: String?
-    let timestamp: Date
+    package let token: Int64
+    package let author: String?
+    package let timestamp: Date
     /// The program and process that saved (see `DefaultHistoryTransaction`).
-    let bundleIdentifier: String
-    let processIdentifier: String
-    let changes: RecordedChanges
+    package let bundleIdentifier: String
+    package let processIdentifier: String
+    package let changes: RecordedChanges
 }
 
 /// The history a store keeps (see `ModelStore.recordedHistory`).
-protocol StoreHistory: Sendable {
+package protocol StoreHistory: Sendable {
     /// Every recorded transaction with a token greater than `token` (all of them for nil), in token order, and the
     /// greatest token of a deleted transaction (0 when none was deleted).
     ///
@@ -39,7 +39,7 @@ protocol StoreHistory: Sendable {
 
 extension RecordedTransaction {
     /// Who is saving: the executable's name and the process identifier, recorded with each transaction.
-    static let currentProgram: (bundleIdentifier: String, processIdentifier: String) = (
+    package static let currentProgram: (bundleIdentifier: String, processIdentifier: String) = (
         ProcessInfo.processInfo.processName, String(ProcessInfo.processInfo.processIdentifier)
     )
 }

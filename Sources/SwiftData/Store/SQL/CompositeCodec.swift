@@ -5,22 +5,22 @@
 /// enums that are `CaseIterable`, or nested structures of the same kind. An optional nested structure, an array or
 /// any other shape inside is kept as one JSON leaf. Types that read an unkeyed or single-value container at the
 /// top (arrays, enums with payloads, custom coding) are not composite and are stored as JSON instead.
-final class CompositeCodec: @unchecked Sendable {
+package final class CompositeCodec: @unchecked Sendable {
     // @unchecked: immutable after creation but for `knownPaths`, which is locked; the closures capture only
     // metatypes.
 
     /// One stored field: its key path inside the structure and how its values are stored.
-    struct Leaf {
-        let path: [String]
-        let codec: ValueCodec
-        let isOptional: Bool
+    package struct Leaf {
+        package let path: [String]
+        package let codec: ValueCodec
+        package let isOptional: Bool
         /// Values of the leaf's type the probe found: two different ones when the type has them, else one or
         /// none. They let ``path(of:on:under:)`` build instances.
-        var samples: [Any] = []
-        var name: String { path.joined(separator: ".") }
+        package var samples: [Any] = []
+        package var name: String { path.joined(separator: ".") }
     }
 
-    let leaves: [Leaf]
+    package let leaves: [Leaf]
     private let leafNames: Set<String>
     /// What `path(of:on:under:)` found for each key path and prefix; nil answers are kept too.
     private let knownPaths = Locked<[PathQuestion: [String]?]>([:])
@@ -35,7 +35,7 @@ final class CompositeCodec: @unchecked Sendable {
     }
 
     /// The composite codec of a type, or nil when the type is not a plain structure of storable fields.
-    static func make<T: Codable>(for type: T.Type) -> CompositeCodec? {
+    package static func make<T: Codable>(for type: T.Type) -> CompositeCodec? {
         let probe = CompositeProbe()
         guard (try? T(from: ProbeDecoder(probe: probe, path: []))) != nil, !probe.leaves.isEmpty else { return nil }
         return CompositeCodec(T.self, leaves: probe.leaves)
@@ -44,7 +44,7 @@ final class CompositeCodec: @unchecked Sendable {
     // MARK: - Converting Values
 
     /// The SQL values of a structure's leaves, in `leaves` order.
-    func encode(_ value: Any) throws -> [SQLValue] {
+    package func encode(_ value: Any) throws -> [SQLValue] {
         let storage = FlatStorage()
         try encodeValue(value, FlatEncoder(storage: storage, path: [], leafNames: leafNames))
         return try leaves.map { leaf in
@@ -59,7 +59,7 @@ final class CompositeCodec: @unchecked Sendable {
     /// Key paths carry no names on Linux, so the answer is found by experiment: decode one instance with a sample
     /// value in every leaf, then one per leaf with that leaf changed, and see which changes move the key path's
     /// value. Every fetch translates its predicate again, so answers are kept.
-    func path<Structure: Decodable>(of keyPath: AnyKeyPath, on _: Structure.Type, under prefix: [String]) -> [String]? {
+    package func path<Structure: Decodable>(of keyPath: AnyKeyPath, on _: Structure.Type, under prefix: [String]) -> [String]? {
         let key = PathQuestion(keyPath: keyPath, prefix: prefix)
         if let known = knownPaths.withLock({ $0[key] }) { return known }
         let found = experiment(keyPath, on: Structure.self, under: prefix)
@@ -68,8 +68,8 @@ final class CompositeCodec: @unchecked Sendable {
     }
 
     private struct PathQuestion: Hashable {
-        let keyPath: AnyKeyPath
-        let prefix: [String]
+        package let keyPath: AnyKeyPath
+        package let prefix: [String]
     }
 
     private func experiment<Structure: Decodable>(_ keyPath: AnyKeyPath, on _: Structure.Type, under prefix: [String])
@@ -146,7 +146,7 @@ final class CompositeCodec: @unchecked Sendable {
     }
 
     /// The structure whose leaves have the given SQL values.
-    func decode(_ values: ArraySlice<SQLValue>) throws -> Any {
+    package func decode(_ values: ArraySlice<SQLValue>) throws -> Any {
         var decoded: [String: Any] = [:]
         for (leaf, value) in zip(leaves, values) where value != .null {
             decoded[leaf.name] = try leaf.codec.decode(value)
@@ -157,7 +157,7 @@ final class CompositeCodec: @unchecked Sendable {
 
 /// A structure's shape as the probe discovers it.
 private final class CompositeProbe {
-    var leaves: [CompositeCodec.Leaf] = []
+    package var leaves: [CompositeCodec.Leaf] = []
 }
 
 /// Raised by the probe when a type is not a plain structure.
@@ -201,28 +201,28 @@ extension FixedWidthInteger {
 // MARK: - Probing
 
 private struct ProbeDecoder: Decoder {
-    let probe: CompositeProbe
-    let path: [String]
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    package let probe: CompositeProbe
+    package let path: [String]
+    package var codingPath: [any CodingKey] { [] }
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(ProbeKeyedContainer<Key>(probe: probe, path: path))
     }
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NotComposite() }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw NotComposite() }
+    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NotComposite() }
+    package func singleValueContainer() throws -> any SingleValueDecodingContainer { throw NotComposite() }
 }
 
 private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let probe: CompositeProbe
-    let path: [String]
-    var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { [] }
+    package let probe: CompositeProbe
+    package let path: [String]
+    package var codingPath: [any CodingKey] { [] }
+    package var allKeys: [Key] { [] }
 
-    func contains(_ key: Key) -> Bool { true }
-    func decodeNil(forKey key: Key) throws -> Bool { false }
+    package func contains(_ key: Key) -> Bool { true }
+    package func decodeNil(forKey key: Key) throws -> Bool { false }
 
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let leafPath = path + [key.stringValue]
         if let (codec, samples) = leafSamples(T.self) {
             probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: false, samples: samples))
@@ -238,7 +238,7 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         return sample
     }
 
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    package func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let leafPath = path + [key.stringValue]
         if let (codec, samples) = leafSamples(T.self) {
             probe.leaves.append(.init(path: leafPath, codec: codec, isOptional: true, samples: samples))
@@ -250,61 +250,61 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         return nil
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(Wrapper<Bool>.self, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(Wrapper<String>.self, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(Wrapper<Double>.self, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(Wrapper<Float>.self, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(Wrapper<Int>.self, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(Wrapper<Int8>.self, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(Wrapper<Int16>.self, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(Wrapper<Int32>.self, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(Wrapper<Int64>.self, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(Wrapper<UInt>.self, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(Wrapper<UInt8>.self, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(Wrapper<UInt16>.self, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(Wrapper<UInt32>.self, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(Wrapper<UInt64>.self, key) }
+    package func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(Wrapper<Bool>.self, key) }
+    package func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(Wrapper<String>.self, key) }
+    package func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(Wrapper<Double>.self, key) }
+    package func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(Wrapper<Float>.self, key) }
+    package func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(Wrapper<Int>.self, key) }
+    package func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(Wrapper<Int8>.self, key) }
+    package func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(Wrapper<Int16>.self, key) }
+    package func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(Wrapper<Int32>.self, key) }
+    package func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(Wrapper<Int64>.self, key) }
+    package func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(Wrapper<UInt>.self, key) }
+    package func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(Wrapper<UInt8>.self, key) }
+    package func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(Wrapper<UInt16>.self, key) }
+    package func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(Wrapper<UInt32>.self, key) }
+    package func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(Wrapper<UInt64>.self, key) }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+    package func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         try decodeIfPresent(Wrapper<Bool>.self, key)
     }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+    package func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         try decodeIfPresent(Wrapper<String>.self, key)
     }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+    package func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         try decodeIfPresent(Wrapper<Double>.self, key)
     }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+    package func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         try decodeIfPresent(Wrapper<Float>.self, key)
     }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+    package func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         try decodeIfPresent(Wrapper<Int>.self, key)
     }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+    package func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
         try decodeIfPresent(Wrapper<Int8>.self, key)
     }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+    package func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
         try decodeIfPresent(Wrapper<Int16>.self, key)
     }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+    package func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
         try decodeIfPresent(Wrapper<Int32>.self, key)
     }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+    package func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         try decodeIfPresent(Wrapper<Int64>.self, key)
     }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+    package func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
         try decodeIfPresent(Wrapper<UInt>.self, key)
     }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+    package func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
         try decodeIfPresent(Wrapper<UInt8>.self, key)
     }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+    package func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
         try decodeIfPresent(Wrapper<UInt16>.self, key)
     }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+    package func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
         try decodeIfPresent(Wrapper<UInt32>.self, key)
     }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+    package func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
         try decodeIfPresent(Wrapper<UInt64>.self, key)
     }
 
@@ -320,14 +320,14 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         return samples[0] as! T
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+    package func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
         KeyedDecodingContainer(ProbeKeyedContainer<NestedKey>(probe: probe, path: path + [key.stringValue]))
     }
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw NotComposite() }
-    func superDecoder() throws -> any Decoder { throw NotComposite() }
-    func superDecoder(forKey key: Key) throws -> any Decoder { throw NotComposite() }
+    package func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw NotComposite() }
+    package func superDecoder() throws -> any Decoder { throw NotComposite() }
+    package func superDecoder(forKey key: Key) throws -> any Decoder { throw NotComposite() }
 }
 
 private enum Wrapper<T> {}
@@ -347,34 +347,34 @@ private func jsonCodec<C: Codable>(_: C.Type) -> ValueCodec? {
 // MARK: - Encoding
 
 private final class FlatStorage {
-    var values: [String: Any] = [:]
+    package var values: [String: Any] = [:]
 }
 
 private struct FlatEncoder: Encoder {
-    let storage: FlatStorage
-    let path: [String]
-    let leafNames: Set<String>
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    package let storage: FlatStorage
+    package let path: [String]
+    package let leafNames: Set<String>
+    package var codingPath: [any CodingKey] { [] }
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(FlatKeyedEncoder<Key>(storage: storage, path: path, leafNames: leafNames))
     }
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("composite values are keyed") }
-    func singleValueContainer() -> any SingleValueEncodingContainer {
+    package func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("composite values are keyed") }
+    package func singleValueContainer() -> any SingleValueEncodingContainer {
         preconditionFailure("composite values are keyed")
     }
 }
 
 private struct FlatKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let storage: FlatStorage
-    let path: [String]
-    let leafNames: Set<String>
-    var codingPath: [any CodingKey] { [] }
+    package let storage: FlatStorage
+    package let path: [String]
+    package let leafNames: Set<String>
+    package var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil(forKey key: Key) throws {}
+    package mutating func encodeNil(forKey key: Key) throws {}
 
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    package mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let leafPath = path + [key.stringValue]
         let name = leafPath.joined(separator: ".")
         if leafNames.contains(name) {
@@ -384,60 +384,60 @@ private struct FlatKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
         }
     }
 
-    mutating func encode(_ value: Bool, forKey key: Key) throws {
+    package mutating func encode(_ value: Bool, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: String, forKey key: Key) throws {
+    package mutating func encode(_ value: String, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
+    package mutating func encode(_ value: Double, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
+    package mutating func encode(_ value: Float, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: Int, forKey key: Key) throws {
+    package mutating func encode(_ value: Int, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: Int8, forKey key: Key) throws {
+    package mutating func encode(_ value: Int8, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: Int16, forKey key: Key) throws {
+    package mutating func encode(_ value: Int16, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: Int32, forKey key: Key) throws {
+    package mutating func encode(_ value: Int32, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: Int64, forKey key: Key) throws {
+    package mutating func encode(_ value: Int64, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: UInt, forKey key: Key) throws {
+    package mutating func encode(_ value: UInt, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+    package mutating func encode(_ value: UInt8, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+    package mutating func encode(_ value: UInt16, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+    package mutating func encode(_ value: UInt32, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    package mutating func encode(_ value: UInt64, forKey key: Key) throws {
         storage.values[(path + [key.stringValue]).joined(separator: ".")] = value
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+    package mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
         KeyedEncodingContainer(
             FlatKeyedEncoder<NestedKey>(storage: storage, path: path + [key.stringValue], leafNames: leafNames))
     }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    package mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         preconditionFailure("composite values are keyed")
     }
-    mutating func superEncoder() -> any Encoder { FlatEncoder(storage: storage, path: path, leafNames: leafNames) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
+    package mutating func superEncoder() -> any Encoder { FlatEncoder(storage: storage, path: path, leafNames: leafNames) }
+    package mutating func superEncoder(forKey key: Key) -> any Encoder {
         FlatEncoder(storage: storage, path: path + [key.stringValue], leafNames: leafNames)
     }
 }
@@ -445,23 +445,23 @@ private struct FlatKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
 // MARK: - Decoding
 
 private struct FlatDecoder: Decoder {
-    let values: [String: Any]
-    let path: [String]
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    package let values: [String: Any]
+    package let path: [String]
+    package var codingPath: [any CodingKey] { [] }
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(FlatKeyedDecoder<Key>(values: values, path: path))
     }
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NotComposite() }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw NotComposite() }
+    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NotComposite() }
+    package func singleValueContainer() throws -> any SingleValueDecodingContainer { throw NotComposite() }
 }
 
 private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let values: [String: Any]
-    let path: [String]
-    var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] {
+    package let values: [String: Any]
+    package let path: [String]
+    package var codingPath: [any CodingKey] { [] }
+    package var allKeys: [Key] {
         let prefix = path.isEmpty ? "" : path.joined(separator: ".") + "."
         let names = Set(
             values.keys.filter { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).split(separator: ".")[0] })
@@ -475,10 +475,10 @@ private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
         return values.keys.contains { $0.hasPrefix(prefix) }
     }
 
-    func contains(_ key: Key) -> Bool { values[name(key)] != nil || hasNested(key) }
-    func decodeNil(forKey key: Key) throws -> Bool { !contains(key) }
+    package func contains(_ key: Key) -> Bool { values[name(key)] != nil || hasNested(key) }
+    package func decodeNil(forKey key: Key) throws -> Bool { !contains(key) }
 
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if let value = values[name(key)] {
             guard let typed = value as? T else {
                 throw DecodingError.typeMismatch(T.self, .init(codingPath: [key], debugDescription: "stored \(value)"))
@@ -492,63 +492,63 @@ private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
         return try T(from: FlatDecoder(values: values, path: path + [key.stringValue]))
     }
 
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    package func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard contains(key) else { return nil }
         return try decode(T.self, forKey: key)
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeLeaf(key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeLeaf(key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeLeaf(key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeLeaf(key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeLeaf(key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeLeaf(key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeLeaf(key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeLeaf(key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeLeaf(key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeLeaf(key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeLeaf(key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeLeaf(key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeLeaf(key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeLeaf(key) }
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+    package func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeLeaf(key) }
+    package func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeLeaf(key) }
+    package func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeLeaf(key) }
+    package func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeLeaf(key) }
+    package func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeLeaf(key) }
+    package func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeLeaf(key) }
+    package func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeLeaf(key) }
+    package func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeLeaf(key) }
+    package func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeLeaf(key) }
+    package func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeLeaf(key) }
+    package func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeLeaf(key) }
+    package func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeLeaf(key) }
+    package func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeLeaf(key) }
+    package func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeLeaf(key) }
+    package func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+    package func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+    package func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+    package func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { contains(key) ? try decodeLeaf(key) : nil }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+    package func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { contains(key) ? try decodeLeaf(key) : nil }
+    package func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+    package func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+    package func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+    package func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+    package func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+    package func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+    package func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+    package func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+    package func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
         contains(key) ? try decodeLeaf(key) : nil
     }
 
@@ -563,14 +563,14 @@ private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
         return typed
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+    package func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
         KeyedDecodingContainer(FlatKeyedDecoder<NestedKey>(values: values, path: path + [key.stringValue]))
     }
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw NotComposite() }
-    func superDecoder() throws -> any Decoder { FlatDecoder(values: values, path: path) }
-    func superDecoder(forKey key: Key) throws -> any Decoder {
+    package func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw NotComposite() }
+    package func superDecoder() throws -> any Decoder { FlatDecoder(values: values, path: path) }
+    package func superDecoder(forKey key: Key) throws -> any Decoder {
         FlatDecoder(values: values, path: path + [key.stringValue])
     }
 }

@@ -12,7 +12,7 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable {
             let alias = state.makeAlias()
             let element = try state.scalar(self.element)
             let table = state.dialect.quoted(collection.entity.tableName)
-            let key = state.dialect.quoted(SQLiteTableLayout.primaryKey)
+            let key = state.dialect.quoted(SQLTableLayout.primaryKey)
             return .scalar(
                 "(EXISTS (SELECT 1 FROM \(table) AS \(alias) "
                     + "WHERE \(collection.membership(alias)) AND \(alias).\(key) = \(element)))"
@@ -80,7 +80,7 @@ extension PredicateExpressions.Filter: SQLTranslatable {
         let test = try inner.scalar(filter)
         state = inner
         let table = state.dialect.quoted(collection.entity.tableName)
-        let key = state.dialect.quoted(SQLiteTableLayout.primaryKey)
+        let key = state.dialect.quoted(SQLTableLayout.primaryKey)
         let passes = state.dialect.isTrue(test)
         return .collection(
             CollectionReference(entity: collection.entity) { alias in

@@ -62,10 +62,10 @@ extension PredicateExpressions.KeyPath: SQLTranslatable {
             if KnownKeyPaths.isRawValue(keyPath, on: Root.Output.self) { return .scalar(value) }
             if Root.Output.self == String.self {
                 if keyPath == \String.isEmpty as AnyKeyPath {
-                    return .scalar(state.dialect.expression(for: .isEmpty, [value]))
+                    return .scalar(try state.dialect.expression(for: .isEmpty, [value]))
                 }
                 if keyPath == \String.count as AnyKeyPath {
-                    return .scalar(state.dialect.expression(for: .characterCount, [value]))
+                    return .scalar(try state.dialect.expression(for: .characterCount, [value]))
                 }
             }
             throw UnsupportedPredicateNode(reason: "key path \(keyPath) has no SQL form")

@@ -8,9 +8,13 @@ protocol SQLTranslatable {
 }
 
 /// Why a predicate or sort could not be pushed down to SQL.
-struct UnsupportedPredicateNode: Error, CustomStringConvertible {
-    let reason: String
-    var description: String { reason }
+package struct UnsupportedPredicateNode: Error, CustomStringConvertible {
+    package let reason: String
+    package var description: String { reason }
+
+    package init(reason: String) {
+        self.reason = reason
+    }
 }
 
 /// What a translated predicate node stands for.
@@ -56,27 +60,27 @@ struct CollectionReference {
 
 /// The state of translating one predicate: the fetched entity, the store's dialect, the values bound so far and
 /// what each closure variable stands for.
-struct PredicateTranslation {
+package struct PredicateTranslation {
     let entity: Schema.Entity
     /// The table layouts of the store; related entities must be in the same store to be reached in SQL.
-    let layouts: [String: SQLiteTableLayout]
+    let layouts: [String: SQLTableLayout]
     /// The SQL of the store, which writes every token that differs between SQL stores.
     let dialect: any SQLDialect
     private(set) var bindings: [SQLValue] = []
     private var variables: [PredicateExpressions.VariableID: SQLFragment] = [:]
     private var aliasCount = 0
 
-    init(entity: Schema.Entity, layouts: [String: SQLiteTableLayout], dialect: any SQLDialect) {
+    init(entity: Schema.Entity, layouts: [String: SQLTableLayout], dialect: any SQLDialect) {
         self.entity = entity
         self.layouts = layouts
         self.dialect = dialect
     }
 
     /// The SQL `WHERE` clause and its bindings for a predicate, in a store's dialect.
-    static func whereClause<T: PersistentModel>(
+    package static func whereClause<T: PersistentModel>(
         for predicate: Predicate<T>,
         entity: Schema.Entity,
-        layouts: [String: SQLiteTableLayout],
+        layouts: [String: SQLTableLayout],
         dialect: any SQLDialect
     ) throws -> (sql: String, bindings: [SQLValue]) {
         var state = PredicateTranslation(entity: entity, layouts: layouts, dialect: dialect)
@@ -127,7 +131,7 @@ struct PredicateTranslation {
 
     /// A Swift operation on child expressions, in the dialect's SQL.
     mutating func call(_ operation: SQLSwiftOperation, _ arguments: Any...) throws -> SQLFragment {
-        .scalar(dialect.expression(for: operation, try arguments.map { try scalar($0) }))
+        .scalar(try dialect.expression(for: operation, try arguments.map { try scalar($0) }))
     }
 
     /// The SQL value of a translated fragment.
@@ -170,7 +174,7 @@ struct PredicateTranslation {
     // MARK: - Models and Columns
 
     /// The layout of an entity's table, when it is in this store.
-    func layout(of entity: Schema.Entity) throws -> SQLiteTableLayout {
+    func layout(of entity: Schema.Entity) throws -> SQLTableLayout {
         guard let layout = layouts[entity.name] else {
             throw UnsupportedPredicateNode(reason: "\(entity.name) is stored in another store")
         }
@@ -193,7 +197,7 @@ struct PredicateTranslation {
 
     /// The primary key of a model, which is NULL when a to-one relationship holds no model.
     mutating func primaryKey(of reference: ModelReference) -> String {
-        column(SQLiteTableLayout.primaryKey, of: reference)
+        column(SQLTableLayout.primaryKey, of: reference)
     }
 
     /// A member of a model reached through a key path: an attribute's column, or a relationship.
@@ -234,7 +238,7 @@ struct PredicateTranslation {
         _ = try layout(of: destination)
         let ownerKey = primaryKey(of: reference)
         let dialect = dialect
-        let key = dialect.quoted(SQLiteTableLayout.primaryKey)
+        let key = dialect.quoted(SQLTableLayout.primaryKey)
         switch info.storage {
         case .foreignKey(let name):
             let foreignKey = column(name, of: reference)
@@ -270,7 +274,7 @@ struct PredicateTranslation {
         guard desiredEntity.tableName == reference.entity.tableName else { return dialect.literal(false) }
         guard try layout(of: reference.entity).typeColumnPosition != nil else { return dialect.literal(true) }
         let names = desiredEntity.hierarchyNames.map(dialect.stringLiteral)
-        return "(\(qualifier).\(dialect.quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", "))))"
+        return "(\(qualifier).\(dialect.quoted(SQLTableLayout.typeColumn)) IN (\(names.joined(separator: ", "))))"
     }
 
     // MARK: - Values

@@ -16,7 +16,7 @@
 /// these values to its own column types when it binds and reads them. What a dialect says about booleans and dates
 /// is how their columns are declared (`columnType(for:)`), how a condition reads as a constant (`literal(_:)`) and
 /// how a condition's truth is tested (`isTrue(_:)`).
-protocol SQLDialect: Sendable {
+package protocol SQLDialect: Sendable {
     // MARK: - Names and Literals
 
     /// An identifier (a table, column or alias name) quoted so that it reads as exactly that name, even when it is
@@ -69,7 +69,10 @@ protocol SQLDialect: Sendable {
     /// The expression that gives what the Swift operation gives for `arguments` (SQL expressions, in the order
     /// `SQLSwiftOperation` lists for each case). SQLite calls the functions `SQLiteFunctions` registers, such as
     /// `swiftdata_contains(a, b)`.
-    func expression(for operation: SQLSwiftOperation, _ arguments: [String]) -> String
+    ///
+    /// - Throws: `UnsupportedPredicateNode` when the store cannot compute the operation exactly as Swift does: the
+    ///   fetch then evaluates the predicate in memory.
+    func expression(for operation: SQLSwiftOperation, _ arguments: [String]) throws -> String
 
     // MARK: - Ordering and Limiting Rows
 
@@ -103,7 +106,7 @@ protocol SQLDialect: Sendable {
 }
 
 /// How `SQLDialect.comparison(_:_:_:asStrings:)` compares two values.
-enum SQLComparison: Sendable {
+package enum SQLComparison: Sendable {
     /// Null-safe equality, as Swift's `==`.
     case isEqual
     /// Null-safe inequality, as Swift's `!=`.
@@ -119,7 +122,7 @@ enum SQLComparison: Sendable {
 /// Each gives NULL when an argument is NULL, except as noted. "Stops the query" means the statement fails with an
 /// error that the store turns into `StoreCannotEvaluate`, so the fetch evaluates the predicate in memory, where
 /// Swift decides.
-enum SQLSwiftOperation: Sendable {
+package enum SQLSwiftOperation: Sendable {
     /// `string.contains(other)` over characters, with `(string, other)`: a condition.
     case contains
     /// `string.starts(with: prefix)` over characters, with `(string, prefix)`: a condition.
@@ -142,7 +145,7 @@ enum SQLSwiftOperation: Sendable {
 }
 
 /// What a column holds, which says how it is declared (`SQLDialect.columnType(for:)`).
-enum SQLColumnKind: Sendable {
+package enum SQLColumnKind: Sendable {
     /// Swift `String`s, compared as Swift compares them.
     case string
     /// Other text, compared by its bytes: URLs, UUIDs, decimals, JSON and class names.

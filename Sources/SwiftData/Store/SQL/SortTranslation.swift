@@ -1,14 +1,14 @@
 /// Translates sort descriptors to an SQL `ORDER BY` clause.
-enum SortTranslation {
+package enum SortTranslation {
     /// The `ORDER BY` clause in a store's dialect, ending with the primary key so ties keep store order as Swift's
     /// stable sort does.
     ///
     /// - Throws: `UnsupportedPredicateNode` when a descriptor sorts by something that is not a stored column, or
     ///   compares strings in a localized or case-insensitive way, which SQL cannot reproduce exactly.
-    static func orderBy<T: PersistentModel>(
+    package static func orderBy<T: PersistentModel>(
         _ descriptors: [SortDescriptor<T>],
         entity: Schema.Entity,
-        layout: SQLiteTableLayout,
+        layout: SQLTableLayout,
         dialect: any SQLDialect
     ) throws -> String {
         var terms: [String] = []
@@ -36,7 +36,7 @@ enum SortTranslation {
                     dialect.quoted(property.name), ascending: descriptor.order == .forward,
                     asStrings: property.codec?.columnKind == .string))
         }
-        terms.append(dialect.quoted(SQLiteTableLayout.primaryKey))
+        terms.append(dialect.quoted(SQLTableLayout.primaryKey))
         return terms.joined(separator: ", ")
     }
 }

@@ -10,7 +10,7 @@
 /// - any other `Codable` value (structs, enums with payloads, arrays, sets, dictionaries) → TEXT holding JSON with
 ///   sorted keys.
 /// An `Optional` stores `nil` as NULL.
-indirect enum ValueCodec: @unchecked Sendable {
+package indirect enum ValueCodec: @unchecked Sendable {
     // @unchecked: the closures capture only metatypes and are never mutated.
     case string
     case bool
@@ -31,7 +31,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     /// The codec for a type, or nil when SwiftData cannot store it. With `storingEncodedForm` (the `.codable`
     /// option), a `Codable` type that is neither a column type nor a raw-value enum is stored as JSON instead of
     /// one column per field.
-    static func make(for type: any Any.Type, storingEncodedForm: Bool = false) -> ValueCodec? {
+    package static func make(for type: any Any.Type, storingEncodedForm: Bool = false) -> ValueCodec? {
         if let optional = type as? any OptionalValue.Type {
             guard let wrapped = make(for: optional.wrappedType, storingEncodedForm: storingEncodedForm) else {
                 return nil
@@ -51,7 +51,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     }
 
     /// The JSON codec of a `Codable` type, for values that have no column shape of their own.
-    static func jsonCodec<C: Codable>(for type: C.Type) -> ValueCodec { json(C.self) }
+    package static func jsonCodec<C: Codable>(for type: C.Type) -> ValueCodec { json(C.self) }
 
     private static func primitive(for type: any Any.Type) -> ValueCodec? {
         switch type {
@@ -101,7 +101,7 @@ indirect enum ValueCodec: @unchecked Sendable {
 
     /// What the column of a value of this codec holds, which says how the store declares it
     /// (`SQLDialect.columnType(for:)`). A composite's own column is its presence flag, 1 or NULL.
-    var columnKind: SQLColumnKind {
+    package var columnKind: SQLColumnKind {
         switch self {
         case .string: .string
         case .url, .uuid, .decimal, .json: .text
@@ -118,13 +118,13 @@ indirect enum ValueCodec: @unchecked Sendable {
     }
 
     /// True when the column may hold NULL.
-    var isOptional: Bool {
+    package var isOptional: Bool {
         if case .optional = self { return true }
         return false
     }
 
     /// The leaf attributes of a composite codec, or nil for every other codec.
-    var compositeLeaves: [Schema.Attribute]? {
+    package var compositeLeaves: [Schema.Attribute]? {
         guard case .composite(let composite) = unwrappedCodec else { return nil }
         return composite.leaves.map { Schema.Attribute(name: $0.name, valueType: Any.self) }
     }
@@ -133,15 +133,15 @@ indirect enum ValueCodec: @unchecked Sendable {
 
     /// One SQL column of an attribute: a name suffix (empty for the attribute's own column), what it holds and
     /// whether it may hold NULL.
-    struct ColumnShape {
-        let suffix: String
-        let kind: SQLColumnKind
-        let isNullable: Bool
+    package struct ColumnShape {
+        package let suffix: String
+        package let kind: SQLColumnKind
+        package let isNullable: Bool
     }
 
     /// The columns an attribute occupies. A composite attribute has one per leaf (`name.leaf`), and an optional
     /// composite also a presence column (`name`, 1 or NULL) so that `nil` and a value with all-nil fields differ.
-    var columnShapes: [ColumnShape] {
+    package var columnShapes: [ColumnShape] {
         switch self {
         case .composite(let composite):
             return composite.leaves.map {
@@ -158,7 +158,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     }
 
     /// The SQL values of an attribute's columns, in `columnShapes` order.
-    func encodeColumns(_ value: Any) throws -> [SQLValue] {
+    package func encodeColumns(_ value: Any) throws -> [SQLValue] {
         switch self {
         case .composite(let composite):
             return try composite.encode(value)
@@ -174,7 +174,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     }
 
     /// The Swift value of an attribute from its columns' SQL values.
-    func decodeColumns(_ values: ArraySlice<SQLValue>) throws -> Any {
+    package func decodeColumns(_ values: ArraySlice<SQLValue>) throws -> Any {
         switch self {
         case .composite(let composite):
             return try composite.decode(values)
@@ -189,7 +189,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     /// True when decoding runs no code of the app: a standard library or Foundation type, or an optional of one.
     /// Raw-representable, Codable, composite and transformed values run initializers or transformers an app may
     /// have written.
-    var decodesWithoutAppCode: Bool {
+    package var decodesWithoutAppCode: Bool {
         switch self {
         case .string, .bool, .integer, .double, .float, .date, .data, .url, .uuid, .decimal: true
         case .optional(let wrapped, _, _): wrapped.decodesWithoutAppCode
@@ -199,7 +199,7 @@ indirect enum ValueCodec: @unchecked Sendable {
 
     /// The value of a property stored in one column: `decodeColumns` of that column, without making an array of
     /// it unless the property is a composite of one field.
-    func decodeColumn(_ value: SQLValue) throws -> Any {
+    package func decodeColumn(_ value: SQLValue) throws -> Any {
         switch self {
         case .composite, .optional(.composite, _, _): try decodeColumns([value][...])
         default: try decode(value)
@@ -213,7 +213,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     ///
     /// A save encodes every attribute of every row it writes: copying each slot out as an `Any` and casting it
     /// back cost a retain, a release and a call to the type's value witnesses per value.
-    func encodedValue(inSlot index: Int, of slots: ModelSlots) -> SQLValue? {
+    package func encodedValue(inSlot index: Int, of slots: ModelSlots) -> SQLValue? {
         switch self {
         case .string: slots.inlineValue(at: index, as: String.self).map { .text($0) }
         case .integer: slots.inlineValue(at: index, as: Int.self).map { .integer(Int64($0)) }
@@ -231,7 +231,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     private static func stored(_ date: Date) -> SQLValue { .real(date.timeIntervalSinceReferenceDate) }
 
     /// The SQL value for a Swift value of this codec's type.
-    func encode(_ value: Any) throws -> SQLValue {
+    package func encode(_ value: Any) throws -> SQLValue {
         switch self {
         case .string: return .text(exactCast(value, to: String.self))
         case .bool: return Self.stored(exactCast(value, to: Bool.self))
@@ -265,7 +265,7 @@ indirect enum ValueCodec: @unchecked Sendable {
     }
 
     /// The Swift value for an SQL value, or a `DecodingFailure` that says what was found.
-    func decode(_ value: SQLValue) throws -> Any {
+    package func decode(_ value: SQLValue) throws -> Any {
         switch (self, value) {
         case (.optional(_, _, let none), .null): return none
         case (.optional(let wrapped, let wrapping, _), _): return wrapping(try wrapped.decode(value))
@@ -312,14 +312,14 @@ indirect enum ValueCodec: @unchecked Sendable {
 }
 
 /// A stored value that does not fit the attribute's type (a store edited by hand, or a schema mismatch).
-struct DecodingFailure: Error, CustomStringConvertible {
-    let expected: String
-    let found: SQLValue
-    var description: String { "expected \(expected), found \(found)" }
+package struct DecodingFailure: Error, CustomStringConvertible {
+    package let expected: String
+    package let found: SQLValue
+    package var description: String { "expected \(expected), found \(found)" }
 }
 
 /// A value transformer held by a codec.
-struct TransformerBox: @unchecked Sendable {
+package struct TransformerBox: @unchecked Sendable {
     // @unchecked: transformers are expected to be stateless, as Foundation's are; one instance per attribute.
-    let transformer: ValueTransformer
+    package let transformer: ValueTransformer
 }

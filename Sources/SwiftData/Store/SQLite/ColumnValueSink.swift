@@ -1,17 +1,3 @@
-/// Where a save puts the SQLite values of a row's columns, in column order: straight into a statement's
-/// parameters when it writes the row, or into an array when it compares values in memory.
-protocol ColumnValueSink {
-    mutating func append(_ value: SQLValue) throws
-}
-
-extension ColumnValueSink {
-    mutating func append(contentsOf values: some Sequence<SQLValue>) throws {
-        for value in values { try append(value) }
-    }
-}
-
-extension Array: ColumnValueSink where Element == SQLValue {}
-
 /// Binds values to a statement's parameters 1, 2, 3… in the order they come, so that a row is written without
 /// first being collected in an array.
 struct StatementParameters: ColumnValueSink {

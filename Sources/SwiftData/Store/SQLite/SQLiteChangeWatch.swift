@@ -63,7 +63,7 @@ final class SQLiteChangeWatch: StoreChangeWatch, @unchecked Sendable {
 }
 
 /// A watch of a store for changes made elsewhere (see `ModelStore.watchRemoteChanges(_:)`).
-protocol StoreChangeWatch: Sendable {
+package protocol StoreChangeWatch: Sendable {
     /// Stops watching; nothing is reported afterwards.
     func stop()
 }

@@ -40,7 +40,7 @@ struct SQLiteDialect: SQLDialect {
 
     // MARK: - Swift Operations
 
-    func expression(for operation: SQLSwiftOperation, _ arguments: [String]) -> String {
+    func expression(for operation: SQLSwiftOperation, _ arguments: [String]) throws -> String {
         let function: String
         switch operation {
         case .contains: function = "swiftdata_contains"

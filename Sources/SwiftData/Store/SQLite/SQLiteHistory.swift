@@ -92,9 +92,9 @@ extension SQLiteSaveWriter {
         let ranges = preserved.map { layout.columnRangeByProperty[$0.index] ?? 0..<0 }
         let columns = ranges.flatMap { $0.map { quoted(layout.columns[$0].name) } }
         guard !columns.isEmpty else { return [:] }
-        let condition = SQLiteKeySet(keys).condition(on: quoted(SQLiteTableLayout.primaryKey))
+        let condition = SQLiteKeySet(keys).condition(on: quoted(SQLTableLayout.primaryKey))
         let sql =
-            "SELECT \(quoted(SQLiteTableLayout.primaryKey)), \(columns.joined(separator: ", ")) "
+            "SELECT \(quoted(SQLTableLayout.primaryKey)), \(columns.joined(separator: ", ")) "
             + "FROM \(quoted(layout.tableName)) WHERE \(condition.sql)"
         var values: [Int64: [(String, [SQLValue])]] = [:]
         for row in try statement(sql).rows(condition.bindings) {

@@ -9,7 +9,7 @@ enum SQLiteKeySequence {
     static let tableName = "_swiftdata_sequence"
 
     /// The primary key column's definition in a new table.
-    static let primaryKeyDefinition = "\(quoted(SQLiteTableLayout.primaryKey)) INTEGER PRIMARY KEY"
+    static let primaryKeyDefinition = "\(quoted(SQLTableLayout.primaryKey)) INTEGER PRIMARY KEY"
 
     /// Creates the table of recorded keys in a store that does not have it yet.
     static func prepare(_ connection: SQLiteConnection) throws {
@@ -23,7 +23,7 @@ enum SQLiteKeySequence {
     static func highestKey(of table: String, _ connection: SQLiteConnection) throws -> Int64 {
         var highest: Int64 = 0
         let recorded = try connection.statement(
-            "SELECT max(coalesce((SELECT max(\(quoted(SQLiteTableLayout.primaryKey))) FROM \(quoted(table))), 0), "
+            "SELECT max(coalesce((SELECT max(\(quoted(SQLTableLayout.primaryKey))) FROM \(quoted(table))), 0), "
                 + "coalesce((SELECT \"seq\" FROM \(quoted(tableName)) WHERE \"name\" = ?1), 0))"
         ).rows([.text(table)])
         if case .integer(let value) = recorded.first?.first { highest = value }

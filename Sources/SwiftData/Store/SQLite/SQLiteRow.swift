@@ -2,20 +2,20 @@
 final class SQLiteRowSource {
     let entity: Schema.Entity
     /// The layout of `entity`, whose column positions the rows' values follow.
-    let layout: SQLiteTableLayout
+    let layout: SQLTableLayout
     let store: SQLiteStore
     /// The properties whose columns were read, or nil when all were.
     let loadedProperties: Set<Int>?
     /// `entity`'s properties and `layout`'s column positions of each, kept apart so a row reads them without a
     /// copy of the layout.
     let properties: [Schema.Entity.Property]
-    let ranges: SQLiteTableLayout.ColumnRanges
+    let ranges: SQLTableLayout.ColumnRanges
     /// What the identifiers of the rows share, and of the targets of each to-one relationship stored in the row
     /// (nil for other properties).
     let scope: IdentifierScope
     let targetScopes: [IdentifierScope?]
 
-    init(entity: Schema.Entity, layout: SQLiteTableLayout, store: SQLiteStore, loadedProperties: Set<Int>?) {
+    init(entity: Schema.Entity, layout: SQLTableLayout, store: SQLiteStore, loadedProperties: Set<Int>?) {
         self.entity = entity
         self.layout = layout
         self.store = store

@@ -77,7 +77,7 @@ extension SQLiteSaveWriter {
             let properties = constraint.compactMap { entity.property(named: $0) }
             guard properties.count == constraint.count else { return nil }
             let sql =
-                "SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
+                "SELECT \(quoted(SQLTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
                 + constraint.map { "\(quoted($0)) IS ?" }.joined(separator: " AND ")
             return UniqueLookup(properties: properties, statement: try statement(sql))
         }

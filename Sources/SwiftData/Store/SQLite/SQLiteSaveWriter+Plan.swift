@@ -2,7 +2,7 @@ extension SQLiteSaveWriter {
     /// What writing an entity's rows needs, worked out once per save rather than once per row: looking up the
     /// layout, the statement and the spotlight attributes by name for every row cost more than binding it.
     final class EntityPlan {
-        let layout: SQLiteTableLayout
+        let layout: SQLTableLayout
         /// The identity of the entity's table: its hierarchy's root entity.
         let table: ObjectIdentifier
         let insert: SQLiteStatement
@@ -23,7 +23,7 @@ extension SQLiteSaveWriter {
         private var existsStatement: SQLiteStatement?
 
         init(
-            layout: SQLiteTableLayout, table: ObjectIdentifier, insert: SQLiteStatement, spotlight: SpotlightIndex?,
+            layout: SQLTableLayout, table: ObjectIdentifier, insert: SQLiteStatement, spotlight: SpotlightIndex?,
             hasJoinTables: Bool, uniqueLookups: [UniqueLookup], upsert: SQLiteStatement?, isReferenced: Bool
         ) {
             self.layout = layout
@@ -52,7 +52,7 @@ extension SQLiteSaveWriter {
         func exists(on connection: SQLiteConnection) throws -> SQLiteStatement {
             if let existsStatement { return existsStatement }
             let statement = try connection.statement(
-                "SELECT 1 FROM \(quoted(layout.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) = ?1")
+                "SELECT 1 FROM \(quoted(layout.tableName)) WHERE \(quoted(SQLTableLayout.primaryKey)) = ?1")
             existsStatement = statement
             return statement
         }

@@ -35,8 +35,8 @@ extension SQLiteSaveWriter {
         guard !store.isMigrationStore, let layout = store.layouts[entity.name] else { return }
         let hasTypes = layout.typeColumnPosition != nil
         let sql =
-            "SELECT \(quoted(SQLiteTableLayout.primaryKey))"
-            + (hasTypes ? ", \(quoted(SQLiteTableLayout.typeColumn))" : "")
+            "SELECT \(quoted(SQLTableLayout.primaryKey))"
+            + (hasTypes ? ", \(quoted(SQLTableLayout.typeColumn))" : "")
             + " FROM \(quoted(layout.tableName)) WHERE \(condition.sql)"
         let rows = try statement(sql).rows(condition.bindings)
         guard !rows.isEmpty else { return }

@@ -7,7 +7,7 @@ struct SQLQuery {
     var offset: Int?
 }
 
-/// One row of an entity's table: its primary key and its columns in `SQLiteTableLayout.columns` order.
+/// One row of an entity's table: its primary key and its columns in `SQLTableLayout.columns` order.
 struct FetchedRow {
     let primaryKey: Int64
     let values: RowValues
@@ -86,13 +86,13 @@ extension SQLiteStore {
 
     /// The rows of an entity that match a query, with external-storage columns holding their file references.
     private func fetchStoredRows(
-        entity: Schema.Entity, query: SQLQuery, properties: Set<Int>?, layout: SQLiteTableLayout
+        entity: Schema.Entity, query: SQLQuery, properties: Set<Int>?, layout: SQLTableLayout
     ) throws -> [FetchedRow] {
         let positions: [Int]
         if let properties {
             // The class column too: it says which class of a hierarchy each row is a model of.
             positions = layout.columns.indices.filter {
-                layout.columns[$0].isForeignKey || layout.columns[$0].propertyIndex == SQLiteTableLayout.typeIndex
+                layout.columns[$0].isForeignKey || layout.columns[$0].propertyIndex == SQLTableLayout.typeIndex
                     || properties.contains(layout.columns[$0].propertyIndex)
             }
         } else {
@@ -150,7 +150,7 @@ extension SQLiteStore {
     ) throws {
         let layout = layouts[entity.name]!
         let selectList =
-            ([quoted(SQLiteTableLayout.primaryKey)]
+            ([quoted(SQLTableLayout.primaryKey)]
             + (positions ?? Array(layout.columns.indices)).map { quoted(layout.columns[$0].name) })
             .joined(separator: ", ")
         let sql = selectSQL("SELECT \(selectList) FROM \(quoted(layout.tableName))", query)
@@ -165,7 +165,7 @@ extension SQLiteStore {
 
     /// Replaces the file references of external-storage columns with the files' contents. The caller holds the
     /// files lock.
-    private func readExternalValues(of entity: Schema.Entity, in rows: [FetchedRow], layout: SQLiteTableLayout) throws
+    private func readExternalValues(of entity: Schema.Entity, in rows: [FetchedRow], layout: SQLTableLayout) throws
         -> [FetchedRow]
     {
         guard let external else { return rows }
@@ -198,7 +198,7 @@ extension SQLiteStore {
 
     /// The primary keys of an entity's rows that match a query.
     func fetchPrimaryKeys(entity: Schema.Entity, query: SQLQuery) throws -> [Int64] {
-        let sql = selectSQL("SELECT \(quoted(SQLiteTableLayout.primaryKey)) FROM \(quoted(entity.tableName))", query)
+        let sql = selectSQL("SELECT \(quoted(SQLTableLayout.primaryKey)) FROM \(quoted(entity.tableName))", query)
         return try run(sql, entityName: entity.name) { connection in
             let statement = try connection.statement(sql)
             try statement.bind(query.bindings)

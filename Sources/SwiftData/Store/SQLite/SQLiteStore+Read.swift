@@ -111,9 +111,9 @@ extension SQLiteStore: ModelStore {
                 + "WHERE \(condition.sql) ORDER BY \(quoted(ownerColumn)), \(quoted(targetColumn))"
             bindings = condition.bindings
         case .foreignKey(let column):
-            let condition = ownerKeys.condition(on: quoted(SQLiteTableLayout.primaryKey))
+            let condition = ownerKeys.condition(on: quoted(SQLTableLayout.primaryKey))
             sql =
-                "SELECT \(quoted(SQLiteTableLayout.primaryKey)), \(quoted(column)) FROM \(quoted(entity.tableName)) "
+                "SELECT \(quoted(SQLTableLayout.primaryKey)), \(quoted(column)) FROM \(quoted(entity.tableName)) "
                 + "WHERE \(condition.sql) AND \(quoted(column)) IS NOT NULL"
             bindings = condition.bindings
         case .inverseForeignKey:
@@ -159,7 +159,7 @@ extension SQLiteStore: ModelStore {
     /// The layout of an entity this store holds.
     ///
     /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the entity when the store does not hold it.
-    func layout(of entity: Schema.Entity) throws -> SQLiteTableLayout {
+    func layout(of entity: Schema.Entity) throws -> SQLTableLayout {
         guard let layout = layouts[entity.name] else {
             throw SwiftDataError(
                 .loadIssueModelContainer, "the store '\(name)' holds no \(entity.name)", entityName: entity.name)
@@ -174,7 +174,7 @@ extension SQLiteStore: ModelStore {
         let entity = request.entity
         // Made only when a condition needs them: most reads need neither.
         var table: String { dialect.quoted(entity.tableName) }
-        var key: String { "\(table).\(dialect.quoted(SQLiteTableLayout.primaryKey))" }
+        var key: String { "\(table).\(dialect.quoted(SQLTableLayout.primaryKey))" }
         // Each condition is added as `(what there was) AND condition`, the filter first, whose parameters are
         // numbered from 1; the others' parameters are numbered after those before them.
         var whereClause: String?
@@ -195,7 +195,7 @@ extension SQLiteStore: ModelStore {
         // A subclass's rows share its root's table: keep the rows of the subclass and of its own subclasses.
         if entity.superentityType != nil {
             let names = entity.hierarchyNames.map(dialect.stringLiteral)
-            add("\(table).\(dialect.quoted(SQLiteTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))")
+            add("\(table).\(dialect.quoted(SQLTableLayout.typeColumn)) IN (\(names.joined(separator: ", ")))")
         }
         switch request.selection {
         case .all:
@@ -232,7 +232,7 @@ extension SQLiteStore: ModelStore {
             guard let sortOrder = sortOrder as? SQLiteSortOrder else { throw Self.foreignPart(of: entity) }
             query.orderBy = sortOrder.orderBy
         } else if request.ordersByIdentifier {
-            query.orderBy = dialect.quoted(SQLiteTableLayout.primaryKey)
+            query.orderBy = dialect.quoted(SQLTableLayout.primaryKey)
         }
         query.limit = request.limit
         query.offset = request.offset
@@ -240,8 +240,8 @@ extension SQLiteStore: ModelStore {
     }
 
     /// The entity and layout a fetched row is a row of: the class its type column names, in a hierarchy's table.
-    private func ownEntity(of row: FetchedRow, read entity: Schema.Entity, layout: SQLiteTableLayout)
-        -> (entity: Schema.Entity, layout: SQLiteTableLayout)
+    private func ownEntity(of row: FetchedRow, read entity: Schema.Entity, layout: SQLTableLayout)
+        -> (entity: Schema.Entity, layout: SQLTableLayout)
     {
         guard let position = layout.typeColumnPosition, case .text(let name) = row.values[position],
             name != entity.name, let own = entities.first(where: { $0.name == name }), let ownLayout = layouts[name]
@@ -272,7 +272,7 @@ extension Schema.Entity {
     /// True when a row of the entity decodes without code of the app and without reading files: no attribute has
     /// a type whose decoding the app wrote (`ValueCodec.decodesWithoutAppCode`) or keeps its value in external
     /// storage, and the table holds no other entity's rows (no type column says which class a row is).
-    func decodesPlainly(in layout: SQLiteTableLayout) -> Bool {
+    func decodesPlainly(in layout: SQLTableLayout) -> Bool {
         layout.typeColumnPosition == nil
             && persistedProperties.allSatisfy { property in
                 property.isRelationship

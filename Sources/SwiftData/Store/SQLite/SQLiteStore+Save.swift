@@ -412,7 +412,7 @@ struct SQLiteSaveWriter {
         try noteReplacedExternalFiles(of: entity, keys: keySet, slots: nil)
         try SpotlightIndex(entity: entity)?.remove(keySet, connection: connection)
         try keySet.execute(connection) {
-            "DELETE FROM \(quoted(entity.tableName)) WHERE \(quoted(SQLiteTableLayout.primaryKey)) \($0)"
+            "DELETE FROM \(quoted(entity.tableName)) WHERE \(quoted(SQLTableLayout.primaryKey)) \($0)"
         }
         for other in store.entities {
             for property in other.persistedProperties {
@@ -437,7 +437,7 @@ struct SQLiteSaveWriter {
                     try noteUnlinkedRows(
                         of: other, property: property,
                         where: (
-                            "\(quoted(SQLiteTableLayout.primaryKey)) IN (SELECT \(quoted(ownerColumn)) FROM "
+                            "\(quoted(SQLTableLayout.primaryKey)) IN (SELECT \(quoted(ownerColumn)) FROM "
                                 + "\(quoted(table)) WHERE \(links.sql))", links.bindings
                         ))
                     try keySet.execute(connection) {
@@ -464,7 +464,7 @@ struct SQLiteSaveWriter {
         slots: SlotSet?
     ) throws {
         guard entity.usesExternalStorage, store.external != nil else { return }
-        let condition = keys().condition(on: quoted(SQLiteTableLayout.primaryKey))
+        let condition = keys().condition(on: quoted(SQLTableLayout.primaryKey))
         for property in entity.persistedProperties where property.usesExternalStorage {
             guard slots?.contains(property.index) ?? true else { continue }
             let sql =
@@ -477,77 +477,18 @@ struct SQLiteSaveWriter {
 
     // MARK: - Values
 
-    /// Appends the SQLite values of a property's columns: an attribute's (several for a composite), or the primary
-    /// key of a to-one relationship's target.
+    /// Appends the SQL values of a property's columns in a model (see `ModelStorage.appendColumnValues`), writing
+    /// a large external-storage value to a file of its own.
     func appendColumnValues(
         of storage: ModelStorage,
         property: Schema.Entity.Property,
         to values: inout some ColumnValueSink
     ) throws {
-        if !property.usesExternalStorage,
-            let encoded = property.codec?.encodedValue(inSlot: property.index, of: storage.values)
-        {
-            return try values.append(encoded)
-        }
-        let value = storage.values[property.index]
-        if value is ModelStorage.NotFetched || value is ModelStorage.UnloadedRelationship {
-            // Only a change writes a column, and a change replaces the marker: this is a bug, not bad data.
-            throw SwiftDataError(
-                .modelValidationFailure,
-                "\(storage.entity.name).\(property.name) was never loaded and cannot be written",
-                entityName: storage.entity.name)
-        }
-        if property.relationshipInfo != nil {
-            switch value {
-            case let fault as ModelStorage.ToOneFault:
-                let key = fault.target?.primaryKey
-                try values.append(key.map { .integer($0) } ?? .null)
-            case is ModelStorage.Unset:
-                try values.append(.null)
-            default:
-                guard let target = property.relatedModels(in: value).first, !target.storage.isDeleted,
-                    let key = primaryKey(of: target.storage)
-                else {
-                    try values.append(.null)
-                    return
-                }
-                try values.append(.integer(key))
-            }
-            return
-        }
-        let codec = property.codec!
-        if heldType(of: value) == ModelStorage.Unset.self {
-            if property.isOptional {
-                try values.append(contentsOf: repeatElement(.null, count: codec.columnShapes.count))
-                return
-            }
-            throw SwiftDataError(
-                .modelValidationFailure,
-                "\(storage.entity.name).\(property.name) has no value",
-                entityName: storage.entity.name
-            )
-        }
-        do {
-            if property.isComposite {
-                try values.append(contentsOf: try codec.encodeColumns(value))
-            } else if property.usesExternalStorage, let external = store.external,
-                let data = unwrappedValue(value) as? Data, data.count >= ExternalDataStore.threshold
-            {
-                let name = try external.write(data)
-                files.written.append(name)
-                try values.append(.text(ExternalDataStore.prefix + name))
-            } else {
-                try values.append(try codec.encode(value))
-            }
-        } catch let error as SwiftDataError {
-            throw error
-        } catch {
-            throw SwiftDataError(
-                .modelValidationFailure,
-                "\(storage.entity.name).\(property.name) could not be encoded",
-                entityName: storage.entity.name,
-                underlying: error
-            )
+        try storage.appendColumnValues(of: property, to: &values, keyOf: primaryKey(of:)) { data in
+            guard let external = store.external, data.count >= ExternalDataStore.threshold else { return nil }
+            let name = try external.write(data)
+            files.written.append(name)
+            return .text(ExternalDataStore.prefix + name)
         }
     }
 

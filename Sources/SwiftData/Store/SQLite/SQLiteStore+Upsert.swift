@@ -28,7 +28,7 @@ extension SQLiteStore {
     }
 
     /// True when values of the column that compare equal are the same value.
-    private static func equalValuesAreIdentical(in column: SQLiteTableLayout.Column) -> Bool {
+    private static func equalValuesAreIdentical(in column: SQLTableLayout.Column) -> Bool {
         column.sqlType == "INTEGER" || column.sqlType == "BLOB"
     }
 

@@ -11,7 +11,7 @@ final class SQLiteStore: Sendable {
     let identifierScopes: IdentifierScopes
     let configuration: ModelConfiguration
     let entities: [Schema.Entity]
-    let layouts: [String: SQLiteTableLayout]
+    let layouts: [String: SQLTableLayout]
     let pool: SQLiteConnectionPool
     /// Where large `.externalStorage` values live; nil for a store in memory.
     let external: ExternalDataStore?
@@ -180,7 +180,7 @@ final class SQLiteStore: Sendable {
     init(
         migratingWith connection: SQLiteConnection,
         entities: [Schema.Entity],
-        layouts: [String: SQLiteTableLayout],
+        layouts: [String: SQLTableLayout],
         identifier: String,
         configuration: ModelConfiguration
     ) {
@@ -197,11 +197,11 @@ final class SQLiteStore: Sendable {
     }
 
     /// The table layouts of a store's entities; the entities of an inheritance hierarchy share one table.
-    static func layouts(of entities: [Schema.Entity]) throws -> [String: SQLiteTableLayout] {
-        var layouts: [String: SQLiteTableLayout] = [:]
+    static func layouts(of entities: [Schema.Entity]) throws -> [String: SQLTableLayout] {
+        var layouts: [String: SQLTableLayout] = [:]
         for entity in entities {
             let hierarchy = entities.filter { $0 !== entity && $0.tableName == entity.tableName }
-            layouts[entity.name] = try SQLiteTableLayout(entity: entity, hierarchy: hierarchy)
+            layouts[entity.name] = try SQLTableLayout(entity: entity, hierarchy: hierarchy, dialect: SQLiteDialect())
         }
         return layouts
     }
@@ -255,7 +255,7 @@ final class SQLiteStore: Sendable {
     }
 
     /// One line per table: its name and columns, in a canonical order.
-    static func schemaDescription(entities: [Schema.Entity], layouts: [String: SQLiteTableLayout]) -> String {
+    static func schemaDescription(entities: [Schema.Entity], layouts: [String: SQLTableLayout]) -> String {
         var lines: [String] = []
         for entity in entities where entity.tableName == entity.name {
             guard let layout = layouts[entity.name] else { continue }
@@ -286,7 +286,7 @@ final class SQLiteStore: Sendable {
     private static func createTables(
         _ connection: SQLiteConnection,
         entities: [Schema.Entity],
-        layouts: [String: SQLiteTableLayout],
+        layouts: [String: SQLTableLayout],
         schema: String,
         version: Schema.Version,
         path: String

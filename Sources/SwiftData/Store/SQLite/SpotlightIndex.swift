@@ -31,7 +31,7 @@ struct SpotlightIndex {
     /// The statement that fills the index from the entity's table (after creating it in a migration).
     var fillSQL: String {
         let columns = properties.map { quoted($0.name) }.joined(separator: ", ")
-        return "INSERT INTO \(quoted(tableName)) (rowid, \(columns)) SELECT \(quoted(SQLiteTableLayout.primaryKey)), "
+        return "INSERT INTO \(quoted(tableName)) (rowid, \(columns)) SELECT \(quoted(SQLTableLayout.primaryKey)), "
             + "\(columns) FROM \(quoted(entity.tableName))"
     }
 

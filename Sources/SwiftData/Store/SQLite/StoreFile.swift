@@ -102,9 +102,9 @@ package final class StoreFile {
     /// The name of the table of history transactions, one row per save.
     package static var historyTable: String { SQLiteHistory.tableName }
     /// The name of every table's primary-key column.
-    package static var primaryKeyColumn: String { SQLiteTableLayout.primaryKey }
+    package static var primaryKeyColumn: String { SQLTableLayout.primaryKey }
     /// The name of a hierarchy table's class column.
-    package static var typeColumn: String { SQLiteTableLayout.typeColumn }
+    package static var typeColumn: String { SQLTableLayout.typeColumn }
 
     /// The external file a column value refers to, if it refers to one.
     package static func externalFileName(in value: SQLValue) -> String? { ExternalDataStore.fileName(in: value) }

@@ -11,7 +11,7 @@ struct Migrator {
     let stored: StoredSchema
     let target: StoredSchema
     let entities: [Schema.Entity]
-    let layouts: [String: SQLiteTableLayout]
+    let layouts: [String: SQLTableLayout]
     let plan: (any SchemaMigrationPlan.Type)?
     let configuration: ModelConfiguration
     let storeIdentifier: String
@@ -123,7 +123,7 @@ struct Migrator {
     private func rebuild(
         from old: StoredSchema,
         to entities: [Schema.Entity],
-        layouts: [String: SQLiteTableLayout],
+        layouts: [String: SQLTableLayout],
         leavingRequiredColumnsOpen: Bool,
         dropsRemovedEntities: Bool = true
     ) throws {
@@ -148,7 +148,7 @@ struct Migrator {
     /// Runs a stage's closure with a context over the store's tables as they are now, and saves what it changed.
     private func runContext(
         schema: Schema,
-        layouts: [String: SQLiteTableLayout],
+        layouts: [String: SQLTableLayout],
         _ body: (ModelContext) throws -> Void
     ) throws {
         let store = SQLiteStore(
@@ -165,11 +165,11 @@ struct Migrator {
     }
 
     /// Requires every required column to have a value once `didMigrate` has run.
-    private func requireValues(in entities: [Schema.Entity], layouts: [String: SQLiteTableLayout], stage: String) throws
+    private func requireValues(in entities: [Schema.Entity], layouts: [String: SQLTableLayout], stage: String) throws
     {
         for entity in entities {
             guard let layout = layouts[entity.name] else { continue }
-            // A hierarchy's type column (`SQLiteTableLayout.typeIndex`) names no property; name the column instead.
+            // A hierarchy's type column (`SQLTableLayout.typeIndex`) names no property; name the column instead.
             for column in layout.columns where !column.isNullable {
                 let sql = "SELECT count(*) FROM \(quoted(entity.tableName)) WHERE \(quoted(column.name)) IS NULL"
                 guard case .integer(let missing) = try connection.statement(sql).rows().first?.first, missing > 0 else {
@@ -186,7 +186,7 @@ struct Migrator {
         }
     }
 
-    static func layouts(of schema: Schema) throws -> [String: SQLiteTableLayout] {
+    static func layouts(of schema: Schema) throws -> [String: SQLTableLayout] {
         try SQLiteStore.layouts(of: schema.modelEntities)
     }
 

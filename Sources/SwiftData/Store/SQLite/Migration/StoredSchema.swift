@@ -68,7 +68,7 @@ package struct StoredSchema: Codable, Equatable, Sendable {
     }
 
     /// The description of entities as the code defines them.
-    init(entities: [Schema.Entity], layouts: [String: SQLiteTableLayout], version: Schema.Version) {
+    package init(entities: [Schema.Entity], layouts: [String: SQLTableLayout], version: Schema.Version) {
         self.version = version.description
         self.entities = entities.compactMap { entity in
             // One entry per table: a hierarchy is described by its root, whose layout holds every column.

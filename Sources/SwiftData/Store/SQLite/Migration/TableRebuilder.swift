@@ -9,7 +9,7 @@ struct TableRebuilder {
     let connection: SQLiteConnection
     let old: StoredSchema
     let entities: [Schema.Entity]
-    let layouts: [String: SQLiteTableLayout]
+    let layouts: [String: SQLTableLayout]
     /// In a custom stage, new required columns may stay empty until `didMigrate` fills them.
     let leavesRequiredColumnsOpen: Bool
     /// True in a plan's stages, where a version without an entity says to drop it; false when the change is
@@ -91,19 +91,19 @@ struct TableRebuilder {
         }
     }
 
-    private func rebuild(_ entity: Schema.Entity, layout: SQLiteTableLayout, from source: StoredSchema.Entity) throws {
+    private func rebuild(_ entity: Schema.Entity, layout: SQLTableLayout, from source: StoredSchema.Entity) throws {
         let table = quoted(source.name)
         let rowCount = try count("SELECT count(*) FROM \(table)")
         var definitions = [SQLiteKeySequence.primaryKeyDefinition]
-        var targets = [quoted(SQLiteTableLayout.primaryKey)]
-        var sources = [quoted(SQLiteTableLayout.primaryKey)]
+        var targets = [quoted(SQLTableLayout.primaryKey)]
+        var sources = [quoted(SQLTableLayout.primaryKey)]
         var bindings: [SQLValue] = []
 
         for column in layout.columns {
-            if column.propertyIndex == SQLiteTableLayout.typeIndex {
+            if column.propertyIndex == SQLTableLayout.typeIndex {
                 // The class of each row: kept, or the root's for a table that becomes a hierarchy's.
                 let literal = sqlStringLiteral(entity.name)
-                let hadType = source.columns.contains { $0.name == SQLiteTableLayout.typeColumn }
+                let hadType = source.columns.contains { $0.name == SQLTableLayout.typeColumn }
                 definitions.append("\(quoted(column.name)) TEXT NOT NULL")
                 targets.append(quoted(column.name))
                 sources.append(hadType ? quoted(column.name) : literal)
@@ -237,12 +237,12 @@ struct TableRebuilder {
         guard hadColumn > 0 else { return }
         try connection.execute(
             "INSERT OR IGNORE INTO \(quoted(table)) (\"owner\", \"target\") SELECT \(quoted(column)), "
-                + "\(quoted(SQLiteTableLayout.primaryKey)) FROM \(destination) WHERE \(quoted(column)) IS NOT NULL"
+                + "\(quoted(SQLTableLayout.primaryKey)) FROM \(destination) WHERE \(quoted(column)) IS NOT NULL"
         )
     }
 
     /// The property a column stores: the entity's own, or that of the hierarchy member that declares it.
-    private func owningProperty(of column: SQLiteTableLayout.Column, in entity: Schema.Entity) -> Schema.Entity
+    private func owningProperty(of column: SQLTableLayout.Column, in entity: Schema.Entity) -> Schema.Entity
         .Property?
     {
         if column.propertyIndex >= 0 { return entity.persistedProperties[column.propertyIndex] }
@@ -255,7 +255,7 @@ struct TableRebuilder {
         return nil
     }
 
-    private func defaultValue(of property: Schema.Entity.Property, column: SQLiteTableLayout.Column) throws
+    private func defaultValue(of property: Schema.Entity.Property, column: SQLTableLayout.Column) throws
         -> SQLValue?
     {
         guard let value = property.defaultValue, let codec = property.codec else { return nil }

@@ -1,60 +1,62 @@
-/// The columns of one entity's table, in the order `SELECT` returns them after `"_pk"`.
-struct SQLiteTableLayout: Sendable {
+/// The columns of one entity's table in an SQL store, in the order `SELECT` returns them after `"_pk"`, and the
+/// statements that write its rows, in the store's dialect.
+package struct SQLTableLayout: Sendable {
     /// One column: an attribute or the foreign key of a to-one relationship.
-    struct Column: Sendable {
-        let name: String
-        let propertyIndex: Int
-        let sqlType: String
-        let isNullable: Bool
-        let isForeignKey: Bool
+    package struct Column: Sendable {
+        package let name: String
+        package let propertyIndex: Int
+        package let sqlType: String
+        package let isNullable: Bool
+        package let isForeignKey: Bool
     }
 
-    let tableName: String
-    let columns: [Column]
+    package let tableName: String
+    package let columns: [Column]
     /// Column positions (in `columns`) by property index; a composite attribute spans several.
-    let columnRangeByProperty: ColumnRanges
+    package let columnRangeByProperty: ColumnRanges
 
     /// The indexes of the properties that have columns, in column order.
-    let propertyIndexes: [Int]
+    package let propertyIndexes: [Int]
     /// `INSERT` of the primary key and every column, with parameters in that order.
-    let insertSQL: String
+    package let insertSQL: String
     /// `UPDATE` of every column by primary key (`?1`), the columns' parameters following.
-    let updateAllSQL: String
+    package let updateAllSQL: String
     /// `UPDATE` of one property's columns by primary key, by property index.
-    let updateSQLByProperty: [Int: String]
+    package let updateSQLByProperty: [Int: String]
 
     /// The primary key column of every entity table.
-    static let primaryKey = "_pk"
+    package static let primaryKey = "_pk"
 
     /// The column that names each row's entity in a table shared by an inheritance hierarchy.
-    static let typeColumn = "_type"
+    package static let typeColumn = "_type"
     /// The `propertyIndex` of a column that belongs to another entity of the hierarchy.
-    static let otherEntity = -1
+    package static let otherEntity = -1
     /// The `propertyIndex` of the type column.
-    static let typeIndex = -2
+    package static let typeIndex = -2
 
     /// The position of the type column, for tables shared by a hierarchy.
-    let typeColumnPosition: Int?
+    package let typeColumnPosition: Int?
 
     /// The layout of an entity's table. `hierarchy` lists the store's other entities of the same inheritance
     /// hierarchy: they share one table, whose columns are the union of theirs (in the same order for every member)
     /// plus a type column, and each member's layout maps only its own properties.
-    init(entity: Schema.Entity, hierarchy: [Schema.Entity] = []) throws {
+    package init(entity: Schema.Entity, hierarchy: [Schema.Entity] = [], dialect: any SQLDialect) throws {
         var columns: [Column]
         if hierarchy.isEmpty {
-            columns = try Self.ownColumns(of: entity)
+            columns = try Self.ownColumns(of: entity, dialect: dialect)
         } else {
             let members = ([entity] + hierarchy).sorted {
                 $0.depth < $1.depth || ($0.depth == $1.depth && $0.name < $1.name)
             }
             columns = [
                 Column(
-                    name: Self.typeColumn, propertyIndex: Self.typeIndex, sqlType: "TEXT", isNullable: false,
+                    name: Self.typeColumn, propertyIndex: Self.typeIndex, sqlType: dialect.columnType(for: .text),
+                    isNullable: false,
                     isForeignKey: false)
             ]
             var seen: Set<String> = [Self.typeColumn]
             for member in members {
-                for column in try Self.ownColumns(of: member) where seen.insert(column.name).inserted {
+                for column in try Self.ownColumns(of: member, dialect: dialect) where seen.insert(column.name).inserted {
                     let own = entity.property(named: member.persistedProperties[column.propertyIndex].name)
                     columns.append(
                         Column(
@@ -79,20 +81,20 @@ struct SQLiteTableLayout: Sendable {
         self.columnRangeByProperty = ranges
         let propertyIndexes = ranges.map(\.property).sorted { ranges[$0]!.lowerBound < ranges[$1]!.lowerBound }
         self.propertyIndexes = propertyIndexes
-        let table = quoted(entity.tableName)
-        let key = quoted(Self.primaryKey)
+        let table = dialect.quoted(entity.tableName)
+        let key = dialect.quoted(Self.primaryKey)
         let ownColumns = propertyIndexes.flatMap { columns[ranges[$0]!] }
-        var names = [key] + ownColumns.map { quoted($0.name) }
-        var placeholders = (1...names.count).map { "?\($0)" }
+        var names = [key] + ownColumns.map { dialect.quoted($0.name) }
+        var placeholders = (1...names.count).map(dialect.placeholder)
         if typeColumnPosition != nil {
-            names.append(quoted(Self.typeColumn))
-            placeholders.append(sqlStringLiteral(entity.name))
+            names.append(dialect.quoted(Self.typeColumn))
+            placeholders.append(dialect.stringLiteral(entity.name))
         }
         self.insertSQL =
             "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
         func update(_ updated: [Column]) -> String {
-            let assignments = updated.enumerated().map { "\(quoted($1.name)) = ?\($0 + 2)" }
-            return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?1"
+            let assignments = updated.enumerated().map { "\(dialect.quoted($1.name)) = \(dialect.placeholder($0 + 2))" }
+            return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = \(dialect.placeholder(1))"
         }
         self.updateAllSQL = ownColumns.isEmpty ? "" : update(ownColumns)
         self.updateSQLByProperty = Dictionary(
@@ -100,14 +102,15 @@ struct SQLiteTableLayout: Sendable {
     }
 
     /// The columns of an entity's own properties, in declaration order.
-    private static func ownColumns(of entity: Schema.Entity) throws -> [Column] {
+    private static func ownColumns(of entity: Schema.Entity, dialect: any SQLDialect) throws -> [Column] {
         var columns: [Column] = []
         for property in entity.persistedProperties {
             if let info = property.relationshipInfo {
                 guard case .foreignKey(let column) = info.storage else { continue }
                 columns.append(
                     Column(
-                        name: column, propertyIndex: property.index, sqlType: "INTEGER", isNullable: true,
+                        name: column, propertyIndex: property.index, sqlType: dialect.columnType(for: .integer),
+                        isNullable: true,
                         isForeignKey: true)
                 )
                 continue
@@ -125,7 +128,7 @@ struct SQLiteTableLayout: Sendable {
                     Column(
                         name: property.name + shape.suffix,
                         propertyIndex: property.index,
-                        sqlType: SQLiteDialect().columnType(for: shape.kind),
+                        sqlType: dialect.columnType(for: shape.kind),
                         isNullable: shape.isNullable,
                         isForeignKey: false
                     )
@@ -136,50 +139,21 @@ struct SQLiteTableLayout: Sendable {
     }
 
     /// `"_pk", "a", "b", …` for `SELECT`.
-    var selectList: String {
+    package var selectList: String {
         ([Self.primaryKey] + columns.map(\.name)).map(quoted).joined(separator: ", ")
-    }
-
-    /// The `CREATE TABLE` statement and its indexes.
-    func createStatements(entity: Schema.Entity) -> [String] {
-        let definitions =
-            [SQLiteKeySequence.primaryKeyDefinition]
-            + columns.map { "\(quoted($0.name)) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")" }
-        var statements = ["CREATE TABLE \(quoted(tableName)) (\(definitions.joined(separator: ", ")))"]
-        for column in columns where column.isForeignKey {
-            statements.append(
-                "CREATE INDEX \(quoted("\(tableName)_\(column.name)_index")) ON \(quoted(tableName)) (\(quoted(column.name)))"
-            )
-        }
-        for index in entity.indices {
-            let name = "\(tableName)_\(index.joined(separator: "_"))_index"
-            let columnList = index.map(quoted).joined(separator: ", ")
-            statements.append("CREATE INDEX \(quoted(name)) ON \(quoted(tableName)) (\(columnList))")
-        }
-        for constraint in entity.uniquenessConstraints {
-            let name = "\(tableName)_\(constraint.joined(separator: "_"))_unique"
-            let columnList = constraint.map(quoted).joined(separator: ", ")
-            statements.append("CREATE UNIQUE INDEX \(quoted(name)) ON \(quoted(tableName)) (\(columnList))")
-        }
-        if let spotlight = SpotlightIndex(entity: entity) {
-            statements.append("DROP TABLE IF EXISTS \(quoted(spotlight.tableName))")
-            statements.append(spotlight.createSQL)
-            statements.append(spotlight.fillSQL)
-        }
-        return statements
     }
 }
 
-extension SQLiteTableLayout {
+extension SQLTableLayout {
     /// The column positions of each property that has columns, looked up by property index.
     ///
     /// An array indexed by property rather than a dictionary: materialising a row looks up every property, and
     /// hashing each index cost more than reading the row's values.
-    struct ColumnRanges: Sequence, Sendable {
+    package struct ColumnRanges: Sequence, Sendable {
         private var ranges: [Range<Int>?] = []
 
         /// The column positions of the property at `index`, or nil when it has no columns.
-        subscript(index: Int) -> Range<Int>? {
+        package subscript(index: Int) -> Range<Int>? {
             get { index < ranges.count ? ranges[index] : nil }
             set {
                 if index >= ranges.count { ranges += Array(repeating: nil, count: index + 1 - ranges.count) }
@@ -188,7 +162,7 @@ extension SQLiteTableLayout {
         }
 
         /// The properties that have columns, in property order, with their column positions.
-        func makeIterator() -> some IteratorProtocol<(property: Int, columns: Range<Int>)> {
+        package func makeIterator() -> some IteratorProtocol<(property: Int, columns: Range<Int>)> {
             ranges.enumerated().lazy.compactMap { index, range in range.map { (index, $0) } }.makeIterator()
         }
     }

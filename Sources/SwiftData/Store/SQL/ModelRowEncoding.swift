@@ -1,0 +1,97 @@
+/// Where a save puts the SQL values of a row's columns, in column order: straight into a statement's parameters
+/// when it writes the row, or into an array when it compares values in memory.
+package protocol ColumnValueSink {
+    /// Appends the value of the next column.
+    mutating func append(_ value: SQLValue) throws
+}
+
+extension ColumnValueSink {
+    /// Appends the values of the next columns.
+    package mutating func append(contentsOf values: some Sequence<SQLValue>) throws {
+        for value in values { try append(value) }
+    }
+}
+
+extension Array: ColumnValueSink where Element == SQLValue {}
+
+
+extension ModelStorage {
+    /// Appends the SQL values of a property's columns in this model: an attribute's (several for a composite), or
+    /// the primary key of a to-one relationship's target, which `keyOf` gives (nil for a target without one).
+    /// `externalValue` gives the column value of an external-storage attribute's bytes, or nil to keep them in the
+    /// row.
+    ///
+    /// - Throws: `SwiftDataError.modelValidationFailure` naming the entity when a required attribute has no value
+    ///   or a value cannot be encoded.
+    package final func appendColumnValues(
+        of property: Schema.Entity.Property,
+        to values: inout some ColumnValueSink,
+        keyOf: (ModelStorage) -> Int64?,
+        externalValue: (Data) throws -> SQLValue?
+    ) throws {
+        let storage = self
+        if !property.usesExternalStorage,
+            let encoded = property.codec?.encodedValue(inSlot: property.index, of: storage.values)
+        {
+            return try values.append(encoded)
+        }
+        let value = storage.values[property.index]
+        if value is ModelStorage.NotFetched || value is ModelStorage.UnloadedRelationship {
+            // Only a change writes a column, and a change replaces the marker: this is a bug, not bad data.
+            throw SwiftDataError(
+                .modelValidationFailure,
+                "\(storage.entity.name).\(property.name) was never loaded and cannot be written",
+                entityName: storage.entity.name)
+        }
+        if property.relationshipInfo != nil {
+            switch value {
+            case let fault as ModelStorage.ToOneFault:
+                let key = fault.target?.primaryKey
+                try values.append(key.map { .integer($0) } ?? .null)
+            case is ModelStorage.Unset:
+                try values.append(.null)
+            default:
+                guard let target = property.relatedModels(in: value).first, !target.storage.isDeleted,
+                    let key = keyOf(target.storage)
+                else {
+                    try values.append(.null)
+                    return
+                }
+                try values.append(.integer(key))
+            }
+            return
+        }
+        let codec = property.codec!
+        if heldType(of: value) == ModelStorage.Unset.self {
+            if property.isOptional {
+                try values.append(contentsOf: repeatElement(.null, count: codec.columnShapes.count))
+                return
+            }
+            throw SwiftDataError(
+                .modelValidationFailure,
+                "\(storage.entity.name).\(property.name) has no value",
+                entityName: storage.entity.name
+            )
+        }
+        do {
+            if property.isComposite {
+                try values.append(contentsOf: try codec.encodeColumns(value))
+            } else if property.usesExternalStorage, let data = unwrappedValue(value) as? Data,
+                let external = try externalValue(data)
+            {
+                try values.append(external)
+            } else {
+                try values.append(try codec.encode(value))
+            }
+        } catch let error as SwiftDataError {
+            throw error
+        } catch {
+            throw SwiftDataError(
+                .modelValidationFailure,
+                "\(storage.entity.name).\(property.name) could not be encoded",
+                entityName: storage.entity.name,
+                underlying: error
+            )
+        }
+    }
+}

@@ -1,0 +1,192 @@
+internal import CLibPQ
+internal import Foundation
+package import SwiftData
+
+/// One libpq connection to a PostgreSQL server. Used by one thread at a time: the pool hands it out.
+///
+/// Statements send their values as parameters in text form (bytes in binary form), never spliced into the SQL,
+/// and results come back in text form, which `PostgreSQLResult` reads into `SQLValue`s by column type.
+final class PostgreSQLConnection: @unchecked Sendable {
+    // @unchecked: the pool hands a connection to one thread at a time.
+    private var handle: OpaquePointer
+    /// The server's address without its password, for messages.
+    let server: String
+    private let url: URL
+
+    /// Connects to the server a libpq connection URI names.
+    ///
+    /// - Throws: `PostgreSQLError` saying whether the URL is wrong, no server answered, the login was refused or
+    ///   the database does not exist.
+    init(url: URL) throws {
+        self.url = url
+        self.server = ServerAddress.redacted(url)
+        try Self.checkIsConnectionURI(url, server: server)
+        guard let handle = PQconnectdb(url.absoluteString) else {
+            throw PostgreSQLError(.unreachable, server: server, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.message(of: handle)
+            PQfinish(handle)
+            throw PostgreSQLError(Self.kindOfConnectionFailure(message), server: server, message: message)
+        }
+        self.handle = handle
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// False once the connection broke (the server restarted, the network dropped): the pool then replaces it.
+    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// True while a transaction is open on the connection, or failed and not yet rolled back.
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    // MARK: - Running Statements
+
+    /// Runs one statement with its parameters (`$1`, `$2`… in the SQL) and returns its rows.
+    ///
+    /// - Throws: `PostgreSQLError.statementFailed` with the server's SQLSTATE, or `.connectionLost`.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgreSQLResult {
+        let result = try withParameters(parameters) { values, lengths, formats, types in
+            PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 0)
+        }
+        guard let result else {
+            throw PostgreSQLError(.connectionLost, server: server, message: Self.message(of: handle))
+        }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+            let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            PQclear(result)
+            if let sqlState {
+                throw PostgreSQLError(.statementFailed(sqlState: sqlState), server: server, message: message)
+            }
+            throw PostgreSQLError(.connectionLost, server: server, message: message.isEmpty ? "no result" : message)
+        }
+        return PostgreSQLResult(result)
+    }
+
+    /// Runs statements that take no parameters, such as `BEGIN` or a schema's `CREATE TABLE`s, in one call.
+    func executeScript(_ sql: String) throws {
+        guard let result = PQexec(handle, sql) else {
+            throw PostgreSQLError(.connectionLost, server: server, message: Self.message(of: handle))
+        }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
+            let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+            let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            throw PostgreSQLError(
+                sqlState.map { .statementFailed(sqlState: $0) } ?? .connectionLost, server: server, message: message)
+        }
+    }
+
+    /// Reconnects with the same URI after the connection broke.
+    ///
+    /// - Throws: `PostgreSQLError` when the server still cannot be reached.
+    func reconnect() throws {
+        PQreset(handle)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.message(of: handle)
+            throw PostgreSQLError(Self.kindOfConnectionFailure(message), server: server, message: message)
+        }
+    }
+
+    // MARK: - Internal
+
+    /// Calls `body` with libpq's parameter arrays: text values as C strings, bytes in binary form as `bytea`.
+    private func withParameters<Result>(
+        _ parameters: [SQLValue],
+        _ body: (
+            UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, UnsafePointer<Oid>?
+        ) -> Result
+    ) throws -> Result {
+        guard !parameters.isEmpty else { return body(nil, nil, nil, nil) }
+        var buffers: [UnsafeMutableRawPointer?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        var types: [Oid] = []
+        buffers.reserveCapacity(parameters.count)
+        defer { for buffer in buffers { free(buffer) } }
+        for parameter in parameters {
+            switch parameter {
+            case .null:
+                buffers.append(nil)
+                lengths.append(0)
+                formats.append(0)
+                types.append(0)
+            case .blob(let bytes):
+                let buffer = malloc(max(bytes.count, 1))!
+                bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: $0.count) }
+                buffers.append(buffer)
+                lengths.append(Int32(bytes.count))
+                formats.append(1)
+                types.append(PostgreSQLResult.byteaType)
+            case .integer, .real, .text:
+                let text = Self.textForm(of: parameter)
+                buffers.append(UnsafeMutableRawPointer(strdup(text)))
+                lengths.append(0)
+                formats.append(0)
+                types.append(0)
+            }
+        }
+        let values = buffers.map { $0.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
+        return body(values, lengths, formats, types)
+    }
+
+    /// A value's text form as PostgreSQL reads it: a real in the shortest form that reads back as the same `Double`.
+    private static func textForm(of value: SQLValue) -> String {
+        switch value {
+        case .integer(let number): String(number)
+        case .real(let number):
+            if number.isNaN {
+                "NaN"
+            } else if number.isInfinite {
+                number < 0 ? "-Infinity" : "Infinity"
+            } else {
+                "\(number)"
+            }
+        case .text(let text): text
+        case .null, .blob: ""
+        }
+    }
+
+    /// Refuses a URL libpq cannot read as a connection URI, before trying to connect.
+    private static func checkIsConnectionURI(_ url: URL, server: String) throws {
+        guard let scheme = url.scheme?.lowercased(), scheme == "postgresql" || scheme == "postgres" else {
+            throw PostgreSQLError(
+                .invalidURL, server: server,
+                message: "a PostgreSQL store's URL must start with postgresql:// (a libpq connection URI)")
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url.absoluteString, &error) else {
+            let message = error.map { String(cString: $0) } ?? "libpq cannot read the URL"
+            if let error { PQfreemem(error) }
+            throw PostgreSQLError(
+                .invalidURL, server: server, message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        PQconninfoFree(options)
+    }
+
+    private static func message(of handle: OpaquePointer) -> String {
+        String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Which failure a connection's message describes. libpq gives no code for a failed connection, only the
+    /// server's message, whose wording these are (the server's own messages in English, as libpq reports them).
+    private static func kindOfConnectionFailure(_ message: String) -> PostgreSQLError.Kind {
+        if message.contains("database \""), message.contains("does not exist") { return .databaseMissing }
+        let loginFailures = [
+            "password authentication failed", "role \"", "no pg_hba.conf entry", "authentication failed",
+            "no password supplied", "password is required",
+        ]
+        if loginFailures.contains(where: message.contains) { return .loginRefused }
+        return .unreachable
+    }
+}

@@ -1,0 +1,112 @@
+package import SwiftData
+
+/// PostgreSQL's SQL, for the shared predicate and sort translators and the PostgreSQL store's queries.
+///
+/// Swift's semantics without functions of our own on the server:
+/// - Strings compare as Swift's `String` does by comparing their NFC forms (`normalize(…, NFC)`): two strings are
+///   canonically equivalent exactly when their NFC forms are equal, and Swift orders strings by the Unicode scalars
+///   of their NFC forms, which is the byte order of their UTF-8 (`COLLATE "C"`).
+/// - Booleans are PostgreSQL's `boolean`, so a condition and a stored `Bool` compare as they do in Swift.
+/// - `nil` sorts first ascending and last descending, as `SortDescriptor` sorts it.
+/// - The Swift operations PostgreSQL has no exact equivalent for (`contains` and `starts(with:)` over characters,
+///   localized and case-insensitive comparisons, character counts, floating-point division, force unwraps) are
+///   refused, and the fetch evaluates the predicate in memory.
+///
+/// Related PostgreSQL documentation: <https://www.postgresql.org/docs/current/functions-string.html>
+struct PostgreSQLDialect: SQLDialect {
+    // MARK: - Names and Literals
+
+    func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    func stringLiteral(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    func literal(_ flag: Bool) -> String { flag ? "TRUE" : "FALSE" }
+
+    func placeholder(_ position: Int) -> String { "$\(position)" }
+
+    // MARK: - Comparing Values
+
+    func comparison(_ lhs: String, _ comparison: SQLComparison, _ rhs: String, asStrings: Bool) -> String {
+        let symbol =
+            switch comparison {
+            case .isEqual: "IS NOT DISTINCT FROM"
+            case .isNotEqual: "IS DISTINCT FROM"
+            case .lessThan: "<"
+            case .lessThanOrEqual: "<="
+            case .greaterThan: ">"
+            case .greaterThanOrEqual: ">="
+            }
+        guard asStrings else { return "\(lhs) \(symbol) \(rhs)" }
+        return "\(normalized(lhs)) \(symbol) \(normalized(rhs))"
+    }
+
+    func membership(of element: String, in values: [String], asStrings: Bool) -> String {
+        guard asStrings else { return "\(element) IN (\(values.joined(separator: ", ")))" }
+        return "\(normalized(element)) IN (\(values.map(normalized).joined(separator: ", ")))"
+    }
+
+    func isTrue(_ condition: String) -> String { "(\(condition)) IS TRUE" }
+
+    func isNotTrue(_ condition: String) -> String { "(\(condition)) IS NOT TRUE" }
+
+    // MARK: - Swift Operations
+
+    func expression(for operation: SQLSwiftOperation, _ arguments: [String]) throws -> String {
+        switch operation {
+        case .isEmpty:
+            // PostgreSQL's text holds no NUL, so a string of no characters is exactly one of length 0.
+            return "(length(\(arguments[0])) = 0)"
+        case .contains, .startsWith, .localizedStandardContains, .caseInsensitiveCompare, .localizedCompare,
+            .characterCount, .floatDivide, .forceUnwrap:
+            throw UnsupportedPredicateNode(reason: "PostgreSQL has no exact form of \(operation); it runs in memory")
+        }
+    }
+
+    // MARK: - Ordering and Limiting Rows
+
+    func orderingTerm(_ expression: String, ascending: Bool, asStrings: Bool) -> String {
+        let value = asStrings ? normalized(expression) : expression
+        return ascending ? "\(value) ASC NULLS FIRST" : "\(value) DESC NULLS LAST"
+    }
+
+    func limitClause(limit: Int?, offset: Int?) -> String {
+        var clause = ""
+        if let limit { clause += " LIMIT \(limit)" }
+        if let offset, offset > 0 { clause += " OFFSET \(offset)" }
+        return clause
+    }
+
+    // MARK: - Declaring Columns
+
+    func columnType(for kind: SQLColumnKind) -> String {
+        switch kind {
+        case .string: "text COLLATE \"C\""
+        case .text: "text COLLATE \"C\""
+        case .integer: "bigint"
+        case .boolean: "boolean"
+        case .real, .date: "double precision"
+        case .blob: "bytea"
+        }
+    }
+
+    // MARK: - Writing Rows
+
+    func upsertClause(conflictColumn: String, updatedColumns: [String]) -> String {
+        let action =
+            updatedColumns.isEmpty
+            ? "DO NOTHING"
+            : "DO UPDATE SET " + updatedColumns.map { "\(quoted($0)) = EXCLUDED.\(quoted($0))" }.joined(separator: ", ")
+        return " ON CONFLICT (\(quoted(conflictColumn))) " + action
+    }
+
+    // MARK: - Internal
+
+    /// A string expression's NFC form, in byte order.
+    private func normalized(_ expression: String) -> String {
+        "normalize(\(expression), NFC) COLLATE \"C\""
+    }
+}

@@ -1,0 +1,73 @@
+package import SwiftData
+
+/// What the rows of one entity in one read share.
+final class PostgreSQLRowSource {
+    let entity: Schema.Entity
+    let layout: SQLTableLayout
+    /// The identifiers' scope of the rows, and of the targets of each to-one relationship stored in the row.
+    let scope: IdentifierScope
+    let targetScopes: [IdentifierScope?]
+
+    init(entity: Schema.Entity, layout: SQLTableLayout, store: PostgreSQLModelStore) {
+        self.entity = entity
+        self.layout = layout
+        self.scope = store.identifierScope(entityName: entity.name)
+        self.targetScopes = entity.persistedProperties.map { property in
+            guard let info = property.relationshipInfo, case .foreignKey = info.storage else { return nil }
+            return store.identifierScope(entityName: info.destination.name)
+        }
+    }
+}
+
+/// A row of an entity's table read from PostgreSQL: its key and every column of its layout.
+struct PostgreSQLRow: StoreRow {
+    let primaryKey: Int64
+    let source: PostgreSQLRowSource
+    /// The row's columns, in layout order.
+    let columns: ArraySlice<SQLValue>
+
+    var entity: Schema.Entity { source.entity }
+
+    var identifier: PersistentIdentifier { PersistentIdentifier(scope: source.scope, primaryKey: primaryKey) }
+
+    func holdsValue(of property: Schema.Entity.Property) -> Bool {
+        !property.isRelationship && source.layout.columnRangeByProperty[property.index] != nil
+    }
+
+    func value(of property: Schema.Entity.Property) throws -> Any {
+        let range = source.layout.columnRangeByProperty[property.index]
+        if property.isRelationship {
+            guard let scope = source.targetScopes[property.index], let range else {
+                return ModelStorage.UnloadedRelationship()
+            }
+            guard case .integer(let key) = column(range.lowerBound) else { return ModelStorage.ToOneFault(target: nil) }
+            return ModelStorage.ToOneFault(target: PersistentIdentifier(scope: scope, primaryKey: key))
+        }
+        guard let range, let codec = property.codec else { return property.unstoredValue }
+        do {
+            if range.count == 1 { return try codec.decodeColumn(column(range.lowerBound)) }
+            return try codec.decodeColumns(ArraySlice(range.map(column)))
+        } catch {
+            throw SwiftDataError(
+                .loadIssueModelContainer,
+                "the stored value of \(entity.name).\(property.name) does not fit its type \(property.valueType)",
+                entityName: entity.name,
+                underlying: error
+            )
+        }
+    }
+
+    func target(of property: Schema.Entity.Property) throws -> PersistentIdentifier? {
+        guard let scope = source.targetScopes[property.index],
+            let range = source.layout.columnRangeByProperty[property.index],
+            case .integer(let key) = column(range.lowerBound)
+        else { return nil }
+        return PersistentIdentifier(scope: scope, primaryKey: key)
+    }
+
+    func retained() -> PostgreSQLRow { self }
+
+    private func column(_ position: Int) -> SQLValue {
+        columns[columns.startIndex + position]
+    }
+}

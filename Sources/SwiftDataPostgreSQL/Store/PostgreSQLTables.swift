@@ -1,0 +1,171 @@
+internal import Foundation
+package import SwiftData
+
+/// The tables of a PostgreSQL store's schema: their names checked, created in a new database, and compared with
+/// what an existing database holds.
+struct PostgreSQLTables {
+    let entities: [Schema.Entity]
+    let layouts: [String: SQLTableLayout]
+    let version: Schema.Version
+    let dialect: PostgreSQLDialect
+
+    /// The schema as the metadata table records it, to compare with a database's.
+    var storedSchema: StoredSchema { StoredSchema(entities: entities, layouts: layouts, version: version) }
+
+    /// Refuses table and column names PostgreSQL would cut short (more than 63 bytes): two could become one.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the entity and the name.
+    func checkNames(server: String) throws {
+        for entity in entities {
+            guard let layout = layouts[entity.name] else { continue }
+            let names = [layout.tableName] + layout.columns.map(\.name) + Self.joinTables(of: entity)
+            for name in names where name.utf8.count > PostgreSQLModelStore.longestName {
+                throw SwiftDataError(
+                    .loadIssueModelContainer,
+                    "\(entity.name) needs the name \(name), longer than the \(PostgreSQLModelStore.longestName) "
+                        + "bytes PostgreSQL keeps (store at \(server)); use @Attribute(originalName:) or a shorter name",
+                    entityName: entity.name)
+            }
+        }
+    }
+
+    /// Opens the store in a database: creates the tables when the database has none, checks them otherwise, and
+    /// returns the store's identifier. Another process may be opening the same database: creators take a lock in
+    /// the transaction, so the first creates and the others find its tables.
+    ///
+    /// - Throws: `PostgreSQLError.foreignSchema` when the database holds tables of another program, or of another
+    ///   schema than this one; what the server throws.
+    func open(_ connection: PostgreSQLConnection, allowsCreating: Bool) throws -> String {
+        if let identifier = try existingIdentifier(connection) { return identifier }
+        guard allowsCreating else {
+            throw PostgreSQLError(
+                .foreignSchema, server: connection.server,
+                message: "the database has no SwiftData tables, and the store is read-only")
+        }
+        try connection.executeScript("BEGIN")
+        do {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(Self.creationLock))")
+            let identifier = try existingIdentifier(connection) ?? create(connection)
+            try connection.executeScript("COMMIT")
+            return identifier
+        } catch {
+            try? connection.executeScript("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The lock that creators of a store's tables take, so that one creates them.
+    private static let creationLock: Int64 = 0x5357_4946_5444_4154
+
+    /// The identifier of the store the database holds, or nil when it holds no table at all.
+    private func existingIdentifier(_ connection: PostgreSQLConnection) throws -> String? {
+        let tables = try connection.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename")
+        let names = (0..<tables.rowCount).compactMap { tables.text(row: $0, column: 0) }
+        guard names.contains(PostgreSQLModelStore.metadataTable) else {
+            if names.isEmpty { return nil }
+            throw PostgreSQLError(
+                .foreignSchema, server: connection.server,
+                message: "the database holds tables of another program (\(names.joined(separator: ", ")))")
+        }
+        let rows = try connection.execute(
+            "SELECT \"key\", \"value\" FROM \(dialect.quoted(PostgreSQLModelStore.metadataTable))")
+        var metadata: [String: String] = [:]
+        for row in 0..<rows.rowCount {
+            if let key = rows.text(row: row, column: 0), let value = rows.text(row: row, column: 1) {
+                metadata[key] = value
+            }
+        }
+        guard let identifier = metadata["storeIdentifier"], let model = metadata["model"],
+            let stored = try? StoredSchema.decoded(model)
+        else {
+            throw PostgreSQLError(
+                .foreignSchema, server: connection.server, message: "the store's metadata table is incomplete")
+        }
+        let expected = storedSchema
+        guard stored.entities == expected.entities else {
+            let storedNames = Set(stored.entities.map(\.name))
+            let expectedNames = Set(expected.entities.map(\.name))
+            let changed = expected.entities.filter { entity in stored.entities.first { $0.name == entity.name } != entity }
+            throw PostgreSQLError(
+                .foreignSchema, server: connection.server,
+                message: "the database holds another schema (version \(stored.version)), and the PostgreSQL store "
+                    + "does not migrate yet; only in the database: \(storedNames.subtracting(expectedNames).sorted()), "
+                    + "only in the code: \(expectedNames.subtracting(storedNames).sorted()), "
+                    + "changed: \(changed.map(\.name).filter(storedNames.contains).sorted())")
+        }
+        return identifier
+    }
+
+    /// Creates the tables, indexes, key sequence and metadata, and returns the new store's identifier.
+    private func create(_ connection: PostgreSQLConnection) throws -> String {
+        let identifier = UUID().uuidString
+        let metadata = dialect.quoted(PostgreSQLModelStore.metadataTable)
+        try connection.execute("CREATE TABLE \(metadata) (\"key\" text PRIMARY KEY, \"value\" text NOT NULL)")
+        try connection.execute("CREATE SEQUENCE \(dialect.quoted(PostgreSQLModelStore.keySequence))")
+        for entity in entities {
+            if entity.tableName == entity.name, let layout = layouts[entity.name] {
+                for statement in createStatements(entity: entity, layout: layout) { try connection.execute(statement) }
+            }
+            for table in Self.joinTables(of: entity) {
+                try connection.execute(
+                    "CREATE TABLE \(dialect.quoted(table)) (\"owner\" bigint NOT NULL, \"target\" bigint NOT NULL, "
+                        + "PRIMARY KEY (\"owner\", \"target\"))")
+                try connection.execute(
+                    "CREATE INDEX \(dialect.quoted(indexName(table, "target"))) ON \(dialect.quoted(table)) (\"target\")")
+            }
+        }
+        let insert = "INSERT INTO \(metadata) (\"key\", \"value\") VALUES ($1, $2)"
+        try connection.execute(insert, [.text("storeIdentifier"), .text(identifier)])
+        try connection.execute(insert, [.text("schemaVersion"), .text(version.description)])
+        try connection.execute(insert, [.text("model"), .text(try storedSchema.encoded())])
+        return identifier
+    }
+
+    /// The `CREATE TABLE` of an entity's (or hierarchy's) table and its indexes.
+    private func createStatements(entity: Schema.Entity, layout: SQLTableLayout) -> [String] {
+        let table = dialect.quoted(layout.tableName)
+        let definitions =
+            ["\(dialect.quoted(SQLTableLayout.primaryKey)) bigint PRIMARY KEY"]
+            + layout.columns.map { "\(dialect.quoted($0.name)) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")" }
+        var statements = ["CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"]
+        for column in layout.columns where column.isForeignKey {
+            statements.append(
+                "CREATE INDEX \(dialect.quoted(indexName(layout.tableName, column.name))) ON \(table) "
+                    + "(\(dialect.quoted(column.name)))")
+        }
+        for index in entity.indices {
+            statements.append(
+                "CREATE INDEX \(dialect.quoted(indexName(layout.tableName, index.joined(separator: "_")))) ON \(table) "
+                    + "(\(index.map(dialect.quoted).joined(separator: ", ")))")
+        }
+        for constraint in entity.uniquenessConstraints {
+            statements.append(
+                "CREATE UNIQUE INDEX \(dialect.quoted(indexName(layout.tableName, constraint.joined(separator: "_"), unique: true))) "
+                    + "ON \(table) (\(constraint.map(dialect.quoted).joined(separator: ", ")))")
+        }
+        return statements
+    }
+
+    /// An index's name: the table's and the columns', cut to fit PostgreSQL's names with a hash of the whole so
+    /// that two long names stay apart.
+    private func indexName(_ table: String, _ columns: String, unique: Bool = false) -> String {
+        let name = "\(table)_\(columns)_\(unique ? "unique" : "index")"
+        guard name.utf8.count > PostgreSQLModelStore.longestName else { return name }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let suffix = "_" + String(hash, radix: 16)
+        var prefix = Substring(name)
+        while prefix.utf8.count + suffix.utf8.count > PostgreSQLModelStore.longestName { prefix = prefix.dropLast() }
+        return prefix + suffix
+    }
+
+    /// The join tables an entity's relationships own.
+    static func joinTables(of entity: Schema.Entity) -> [String] {
+        entity.persistedProperties.compactMap {
+            guard case .joinTable(let name, let ownerColumn, _) = $0.relationshipInfo?.storage, ownerColumn == "owner"
+            else { return nil }
+            return name
+        }
+    }
+}
