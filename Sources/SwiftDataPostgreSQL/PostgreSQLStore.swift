@@ -31,7 +31,8 @@ public final class PostgreSQLStore: DataStore, DataStoreBatching {
         self.name = configuration.name
         self.schema = configuration.schema ?? Schema()
         self.access = SnapshotStoreAccess(
-            container: try ModelContainer(for: schema, migrationPlan: migrationPlan, storeConfigurations: [configuration]))
+            container: try ModelContainer(
+                for: schema, migrationPlan: migrationPlan, storeConfigurations: [configuration]))
     }
 
     /// Returns snapshots of the models a request describes, filtered, sorted and limited as the request says.

@@ -125,6 +125,9 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
 
     /// The same error, its message prefixed with where it happened (a store, the model being saved), and its
     /// entity set when it had none.
+    /// The error beneath this one: a store's own, such as the server's answer.
+    package var underlyingError: (any Error)? { context.underlying }
+
     package func adding(place: String, entityName: String?) -> SwiftDataError {
         var copy = self
         copy.context.message = "\(place): \(context.message)"

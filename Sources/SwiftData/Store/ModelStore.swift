@@ -184,7 +184,9 @@ extension ModelStore {
 
     package func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool { false }
 
-    package func watchRemoteChanges(_ onChange: @escaping @Sendable (_ newestToken: Int64) -> Void) -> (any StoreChangeWatch)? {
+    package func watchRemoteChanges(_ onChange: @escaping @Sendable (_ newestToken: Int64) -> Void) -> (
+        any StoreChangeWatch
+    )? {
         nil
     }
 

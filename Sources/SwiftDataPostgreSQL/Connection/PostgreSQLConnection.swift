@@ -123,7 +123,9 @@ final class PostgreSQLConnection: @unchecked Sendable {
                 types.append(0)
             case .blob(let bytes):
                 let buffer = malloc(max(bytes.count, 1))!
-                bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: $0.count) }
+                bytes.withUnsafeBytes {
+                    buffer.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: $0.count)
+                }
                 buffers.append(buffer)
                 lengths.append(Int32(bytes.count))
                 formats.append(1)

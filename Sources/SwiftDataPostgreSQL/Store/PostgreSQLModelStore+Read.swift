@@ -37,7 +37,8 @@ extension PostgreSQLModelStore: ModelStore {
     {
         do {
             return PostgreSQLSortOrder(
-                orderBy: try SortTranslation.orderBy(sortBy, entity: entity, layout: layout(of: entity), dialect: dialect))
+                orderBy: try SortTranslation.orderBy(
+                    sortBy, entity: entity, layout: layout(of: entity), dialect: dialect))
         } catch let node as UnsupportedPredicateNode {
             throw StoreCannotEvaluate(part: .sort, reason: node.reason)
         }

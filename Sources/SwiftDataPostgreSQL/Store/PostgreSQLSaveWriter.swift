@@ -46,7 +46,9 @@ struct PostgreSQLSaveWriter {
             let key = insertedKeys[position]
             let layout = try store.layout(of: storage.entity)
             // A key this save wrote already, or a stored row's (an upsert), is updated, not inserted.
-            if !storage.entity.uniquenessConstraints.isEmpty, try !written.insert(key).inserted || rowExists(key, layout) {
+            if !storage.entity.uniquenessConstraints.isEmpty,
+                try !written.insert(key).inserted || rowExists(key, layout)
+            {
                 try update(storage, key: key, slots: nil, layout: layout)
             } else {
                 try execute(layout.insertSQL, key: key, columnsOf: layout.propertyIndexes, of: storage)
@@ -90,9 +92,12 @@ struct PostgreSQLSaveWriter {
                 let layout = try store.layout(of: storage.entity)
                 for constraint in storage.entity.uniquenessConstraints {
                     guard let values = try self.values(of: constraint, in: storage, layout: layout) else { continue }
-                    let pendingValues = PendingUniqueValues(table: layout.tableName, constraint: constraint, values: values)
+                    let pendingValues = PendingUniqueValues(
+                        table: layout.tableName, constraint: constraint, values: values)
                     uniqueValues.append(pendingValues)
-                    if key == nil { key = try pending[pendingValues] ?? storedKey(matching: values, of: constraint, layout) }
+                    if key == nil {
+                        key = try pending[pendingValues] ?? storedKey(matching: values, of: constraint, layout)
+                    }
                 }
             }
             let given = key ?? fresh.integer(row: nextFresh, column: 0)!
@@ -119,9 +124,12 @@ struct PostgreSQLSaveWriter {
         -> Int64?
     {
         let columns = constraint.flatMap { name -> [String] in
-            guard let index = layout.columns.firstIndex(where: { $0.name == name }) ?? layout.columns.firstIndex(where: {
-                $0.name.hasPrefix(name + ".")
-            }) else { return [name] }
+            guard
+                let index = layout.columns.firstIndex(where: { $0.name == name })
+                    ?? layout.columns.firstIndex(where: {
+                        $0.name.hasPrefix(name + ".")
+                    })
+            else { return [name] }
             let range = layout.columnRangeByProperty[layout.columns[index].propertyIndex] ?? index..<(index + 1)
             return layout.columns[range].map(\.name)
         }
@@ -179,7 +187,8 @@ struct PostgreSQLSaveWriter {
             changed = try execute(layout.updateAllSQL, key: key, columnsOf: properties, of: storage)
         } else {
             changed = try properties.reduce(0) { total, property in
-                total + (try execute(layout.updateSQLByProperty[property]!, key: key, columnsOf: [property], of: storage))
+                total
+                    + (try execute(layout.updateSQLByProperty[property]!, key: key, columnsOf: [property], of: storage))
             }
         }
         guard changed > 0 else { throw Self.rowDeletedElsewhere(storage) }
@@ -211,7 +220,8 @@ struct PostgreSQLSaveWriter {
         let parameters = [list.parameter]
         let key = dialect.quoted(SQLTableLayout.primaryKey)
         try connection.execute(
-            "DELETE FROM \(dialect.quoted(entity.tableName)) WHERE \(list.condition(on: key, parameter: 1))", parameters)
+            "DELETE FROM \(dialect.quoted(entity.tableName)) WHERE \(list.condition(on: key, parameter: 1))", parameters
+        )
         for other in store.entities {
             for property in other.persistedProperties {
                 guard let info = property.relationshipInfo, info.destination.tableName == entity.tableName else {
@@ -241,7 +251,8 @@ struct PostgreSQLSaveWriter {
         for property in entity.persistedProperties {
             guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage else { continue }
             try connection.execute(
-                "DELETE FROM \(dialect.quoted(table)) WHERE " + list.condition(on: dialect.quoted(ownerColumn), parameter: 1),
+                "DELETE FROM \(dialect.quoted(table)) WHERE "
+                    + list.condition(on: dialect.quoted(ownerColumn), parameter: 1),
                 parameters)
         }
     }

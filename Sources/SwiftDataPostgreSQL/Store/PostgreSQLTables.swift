@@ -86,7 +86,9 @@ struct PostgreSQLTables {
         guard stored.entities == expected.entities else {
             let storedNames = Set(stored.entities.map(\.name))
             let expectedNames = Set(expected.entities.map(\.name))
-            let changed = expected.entities.filter { entity in stored.entities.first { $0.name == entity.name } != entity }
+            let changed = expected.entities.filter { entity in
+                stored.entities.first { $0.name == entity.name } != entity
+            }
             throw PostgreSQLError(
                 .foreignSchema, server: connection.server,
                 message: "the database holds another schema (version \(stored.version)), and the PostgreSQL store "
@@ -112,7 +114,8 @@ struct PostgreSQLTables {
                     "CREATE TABLE \(dialect.quoted(table)) (\"owner\" bigint NOT NULL, \"target\" bigint NOT NULL, "
                         + "PRIMARY KEY (\"owner\", \"target\"))")
                 try connection.execute(
-                    "CREATE INDEX \(dialect.quoted(indexName(table, "target"))) ON \(dialect.quoted(table)) (\"target\")")
+                    "CREATE INDEX \(dialect.quoted(indexName(table, "target"))) ON \(dialect.quoted(table)) (\"target\")"
+                )
             }
         }
         let insert = "INSERT INTO \(metadata) (\"key\", \"value\") VALUES ($1, $2)"

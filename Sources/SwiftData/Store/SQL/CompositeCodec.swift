@@ -59,7 +59,9 @@ package final class CompositeCodec: @unchecked Sendable {
     /// Key paths carry no names on Linux, so the answer is found by experiment: decode one instance with a sample
     /// value in every leaf, then one per leaf with that leaf changed, and see which changes move the key path's
     /// value. Every fetch translates its predicate again, so answers are kept.
-    package func path<Structure: Decodable>(of keyPath: AnyKeyPath, on _: Structure.Type, under prefix: [String]) -> [String]? {
+    package func path<Structure: Decodable>(of keyPath: AnyKeyPath, on _: Structure.Type, under prefix: [String])
+        -> [String]?
+    {
         let key = PathQuestion(keyPath: keyPath, prefix: prefix)
         if let known = knownPaths.withLock({ $0[key] }) { return known }
         let found = experiment(keyPath, on: Structure.self, under: prefix)
@@ -360,7 +362,9 @@ private struct FlatEncoder: Encoder {
     package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(FlatKeyedEncoder<Key>(storage: storage, path: path, leafNames: leafNames))
     }
-    package func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("composite values are keyed") }
+    package func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        preconditionFailure("composite values are keyed")
+    }
     package func singleValueContainer() -> any SingleValueEncodingContainer {
         preconditionFailure("composite values are keyed")
     }
@@ -436,7 +440,9 @@ private struct FlatKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
     package mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         preconditionFailure("composite values are keyed")
     }
-    package mutating func superEncoder() -> any Encoder { FlatEncoder(storage: storage, path: path, leafNames: leafNames) }
+    package mutating func superEncoder() -> any Encoder {
+        FlatEncoder(storage: storage, path: path, leafNames: leafNames)
+    }
     package mutating func superEncoder(forKey key: Key) -> any Encoder {
         FlatEncoder(storage: storage, path: path + [key.stringValue], leafNames: leafNames)
     }
@@ -523,7 +529,9 @@ private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
     package func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         contains(key) ? try decodeLeaf(key) : nil
     }
-    package func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { contains(key) ? try decodeLeaf(key) : nil }
+    package func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        contains(key) ? try decodeLeaf(key) : nil
+    }
     package func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
         contains(key) ? try decodeLeaf(key) : nil
     }

@@ -14,7 +14,6 @@ extension ColumnValueSink {
 
 extension Array: ColumnValueSink where Element == SQLValue {}
 
-
 extension ModelStorage {
     /// Appends the SQL values of a property's columns in this model: an attribute's (several for a composite), or
     /// the primary key of a to-one relationship's target, which `keyOf` gives (nil for a target without one).

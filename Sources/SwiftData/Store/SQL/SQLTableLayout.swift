@@ -56,7 +56,8 @@ package struct SQLTableLayout: Sendable {
             ]
             var seen: Set<String> = [Self.typeColumn]
             for member in members {
-                for column in try Self.ownColumns(of: member, dialect: dialect) where seen.insert(column.name).inserted {
+                for column in try Self.ownColumns(of: member, dialect: dialect) where seen.insert(column.name).inserted
+                {
                     let own = entity.property(named: member.persistedProperties[column.propertyIndex].name)
                     columns.append(
                         Column(

@@ -165,8 +165,7 @@ struct Migrator {
     }
 
     /// Requires every required column to have a value once `didMigrate` has run.
-    private func requireValues(in entities: [Schema.Entity], layouts: [String: SQLTableLayout], stage: String) throws
-    {
+    private func requireValues(in entities: [Schema.Entity], layouts: [String: SQLTableLayout], stage: String) throws {
         for entity in entities {
             guard let layout = layouts[entity.name] else { continue }
             // A hierarchy's type column (`SQLTableLayout.typeIndex`) names no property; name the column instead.
