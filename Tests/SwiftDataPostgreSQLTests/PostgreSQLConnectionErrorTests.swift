@@ -1,8 +1,7 @@
 import Foundation
 import SwiftData
+import SwiftDataPostgreSQL
 import Testing
-
-@testable import SwiftDataPostgreSQL
 
 /// Opening a store at a wrong address says what is wrong and where, without the password.
 @Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))

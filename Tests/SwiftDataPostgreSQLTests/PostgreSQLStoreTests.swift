@@ -1,8 +1,7 @@
 import Foundation
 import SwiftData
+import SwiftDataPostgreSQL
 import Testing
-
-@testable import SwiftDataPostgreSQL
 
 @Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))
 struct PostgreSQLStoreTests {

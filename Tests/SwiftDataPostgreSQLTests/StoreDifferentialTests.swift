@@ -1,8 +1,7 @@
 import Foundation
 import SwiftData
+import SwiftDataPostgreSQL
 import Testing
-
-@testable import SwiftDataPostgreSQL
 
 @Model
 final class PGSample {

@@ -1,8 +1,7 @@
 import Foundation
 import SwiftData
+import SwiftDataPostgreSQL
 import Testing
-
-@testable import SwiftDataPostgreSQL
 
 /// The PostgreSQL server the tests use: the libpq connection URI in `SWIFTDATA_POSTGRESQL_URL`, a database the
 /// role may connect to and whose role may create databases. Each test gets a new database of its own.

@@ -1,23 +1,23 @@
 internal import CLibPQ
-internal import Foundation
+package import Foundation
 package import SwiftData
 
 /// One libpq connection to a PostgreSQL server. Used by one thread at a time: the pool hands it out.
 ///
 /// Statements send their values as parameters in text form (bytes in binary form), never spliced into the SQL,
 /// and results come back in text form, which `PostgreSQLResult` reads into `SQLValue`s by column type.
-final class PostgreSQLConnection: @unchecked Sendable {
+package final class PostgreSQLConnection: @unchecked Sendable {
     // @unchecked: the pool hands a connection to one thread at a time.
     private var handle: OpaquePointer
     /// The server's address without its password, for messages.
-    let server: String
+    package let server: String
     private let url: URL
 
     /// Connects to the server a libpq connection URI names.
     ///
     /// - Throws: `PostgreSQLError` saying whether the URL is wrong, no server answered, the login was refused or
     ///   the database does not exist.
-    init(url: URL) throws {
+    package init(url: URL) throws {
         self.url = url
         self.server = ServerAddress.redacted(url)
         try Self.checkIsConnectionURI(url, server: server)
@@ -52,7 +52,7 @@ final class PostgreSQLConnection: @unchecked Sendable {
     ///
     /// - Throws: `PostgreSQLError.statementFailed` with the server's SQLSTATE, or `.connectionLost`.
     @discardableResult
-    func execute(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgreSQLResult {
+    package func execute(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgreSQLResult {
         let result = try withParameters(parameters) { values, lengths, formats, types in
             PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 0)
         }

@@ -3,10 +3,10 @@ internal import Foundation
 package import SwiftData
 
 /// The rows a statement returned, in text form, read into `SQLValue`s by each column's type.
-final class PostgreSQLResult {
+package final class PostgreSQLResult {
     private let result: OpaquePointer
     /// The number of rows.
-    let rowCount: Int
+    package let rowCount: Int
     /// The number of columns of each row.
     let columnCount: Int
     /// How each column's text reads, by its type.
@@ -44,7 +44,7 @@ final class PostgreSQLResult {
     }
 
     /// The value at a row and column.
-    func value(row: Int, column: Int) -> SQLValue {
+    package func value(row: Int, column: Int) -> SQLValue {
         let (row32, column32) = (Int32(row), Int32(column))
         if PQgetisnull(result, row32, column32) != 0 { return .null }
         let text = PQgetvalue(result, row32, column32)!
@@ -63,13 +63,13 @@ final class PostgreSQLResult {
     }
 
     /// The integer at a row and column, for keys and counts.
-    func integer(row: Int, column: Int) -> Int64? {
+    package func integer(row: Int, column: Int) -> Int64? {
         guard case .integer(let number) = value(row: row, column: column) else { return nil }
         return number
     }
 
     /// The text at a row and column.
-    func text(row: Int, column: Int) -> String? {
+    package func text(row: Int, column: Int) -> String? {
         guard case .text(let text) = value(row: row, column: column) else { return nil }
         return text
     }

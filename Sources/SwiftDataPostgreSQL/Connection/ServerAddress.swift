@@ -1,9 +1,9 @@
-internal import Foundation
+package import Foundation
 
 /// A PostgreSQL connection URI as messages show it: the password, wherever the URI carries one, replaced.
-enum ServerAddress {
+package enum ServerAddress {
     /// The URI without its password: neither the `user:password@` form nor a `password=` parameter survives.
-    static func redacted(_ url: URL) -> String {
+    package static func redacted(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return "an unreadable URL"
         }
