@@ -21,6 +21,10 @@ struct PostgreSQLConnectionErrorTests {
     @Test func aURLThatIsNotAConnectionURIIsRefused() throws {
         let result = try failure(opening: URL(string: "https://example.com/db")!)
         #expect(result.kind == .invalidURL)
+        // libpq's own complaint may quote the password: it is not passed on.
+        let unreadable = try failure(opening: URL(string: "postgresql://app:s3cr%00et@localhost/db")!)
+        #expect(unreadable.kind == .invalidURL)
+        #expect(!unreadable.description.contains("s3cr"))
     }
 
     @Test func aServerThatDoesNotAnswerIsUnreachable() throws {
@@ -50,9 +54,11 @@ struct PostgreSQLConnectionErrorTests {
     }
 
     @Test func aRedactedAddressKeepsNoPassword() {
-        let url = URL(string: "postgresql://app:p%40ss@db.example.com:5432/trips?password=other&sslmode=require")!
+        let url = URL(
+            string: "postgresql://app:p%40ss@db.example.com:5432/trips?password=other&sslpassword=third&sslmode=require"
+        )!
         let shown = ServerAddress.redacted(url)
-        #expect(!shown.contains("p%40ss") && !shown.contains("other"))
+        #expect(!shown.contains("p%40ss") && !shown.contains("other") && !shown.contains("third"))
         #expect(shown.contains("db.example.com:5432/trips"))
     }
 }

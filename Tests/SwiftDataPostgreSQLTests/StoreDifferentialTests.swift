@@ -76,6 +76,7 @@ struct StoreDifferentialTests {
         let all = try context.fetch(FetchDescriptor<PGSample>())
         let pivot = "caf\u{E9}"
         let day = Date(timeIntervalSinceReferenceDate: 86_400.5)
+        let (nine, twenty, hundred, isSet) = (9, 20, 100, false)
         let predicates: [Predicate<PGSample>] = [
             #Predicate { $0.word == pivot },
             #Predicate { $0.word < pivot },
@@ -89,6 +90,10 @@ struct StoreDifferentialTests {
             #Predicate { $0.word.contains("e") },
             #Predicate { [pivot, "apple"].contains($0.word) },
             #Predicate { $0.number % 3 == 1 },
+            // Captured values compared with each other: typed as Swift types them, not as text.
+            #Predicate { ($0.flag ? 10 : 9) > nine },
+            #Predicate { ($0.note == nil ? hundred : 20) >= twenty },
+            #Predicate { $0.flag == isSet },
         ]
         let sorts: [[SortDescriptor<PGSample>]] = [
             [SortDescriptor(\.word), SortDescriptor(\.number)],

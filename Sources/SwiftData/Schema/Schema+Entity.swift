@@ -374,7 +374,7 @@ extension Schema {
         var depth: Int { superentity.map { $0.depth + 1 } ?? 0 }
 
         /// The entity at the top of this entity's inheritance chain.
-        var rootEntity: Entity {
+        package var rootEntity: Entity {
             var current = self
             while let parent = current.superentity { current = parent }
             return current

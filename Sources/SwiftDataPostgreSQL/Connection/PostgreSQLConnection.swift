@@ -8,7 +8,7 @@ package import SwiftData
 /// and results come back in text form, which `PostgreSQLResult` reads into `SQLValue`s by column type.
 package final class PostgreSQLConnection: @unchecked Sendable {
     // @unchecked: the pool hands a connection to one thread at a time.
-    private var handle: OpaquePointer
+    var handle: OpaquePointer
     /// The server's address without its password, for messages.
     package let server: String
     private let url: URL
@@ -21,7 +21,14 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         self.url = url
         self.server = ServerAddress.redacted(url)
         try Self.checkIsConnectionURI(url, server: server)
-        guard let handle = PQconnectdb(url.absoluteString) else {
+        // Defaults the URI's own settings override: a server that does not answer fails after ten seconds, not
+        // after the system's TCP timeout, and text travels as UTF-8.
+        let keywords = ["connect_timeout", "client_encoding", "dbname"]
+        let values = ["10", "UTF8", url.absoluteString]
+        let handle = withCStrings(keywords) { keywords in
+            withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let handle else {
             throw PostgreSQLError(.unreachable, server: server, message: "libpq could not allocate a connection")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
@@ -31,6 +38,9 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         }
         self.handle = handle
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        // Reals in text form with every digit they need to read back as the same `Double`, whatever the server's
+        // or role's setting (servers before 12 default to fewer).
+        try executeScript("SET extra_float_digits = 3")
     }
 
     deinit {
@@ -122,7 +132,11 @@ package final class PostgreSQLConnection: @unchecked Sendable {
                 formats.append(0)
                 types.append(0)
             case .blob(let bytes):
-                let buffer = malloc(max(bytes.count, 1))!
+                guard bytes.count <= Int32.max, let buffer = malloc(max(bytes.count, 1)) else {
+                    throw PostgreSQLError(
+                        .statementFailed(sqlState: "54000"), server: server,
+                        message: "a value of \(bytes.count) bytes is larger than a PostgreSQL parameter can be")
+                }
                 bytes.withUnsafeBytes {
                     buffer.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: $0.count)
                 }
@@ -132,6 +146,12 @@ package final class PostgreSQLConnection: @unchecked Sendable {
                 types.append(PostgreSQLResult.byteaType)
             case .integer, .real, .text:
                 let text = Self.textForm(of: parameter)
+                // PostgreSQL's text cannot hold NUL, and a C string would end at it: refused, never cut short.
+                guard !text.utf8.contains(0) else {
+                    throw PostgreSQLError(
+                        .statementFailed(sqlState: "22021"), server: server,
+                        message: "PostgreSQL text cannot hold the NUL character (\\0), which a string value contains")
+                }
                 buffers.append(UnsafeMutableRawPointer(strdup(text)))
                 lengths.append(0)
                 formats.append(0)
@@ -168,15 +188,15 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         }
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url.absoluteString, &error) else {
-            let message = error.map { String(cString: $0) } ?? "libpq cannot read the URL"
+            // libpq's message may quote any part of the URI, a password too: it is not passed on.
             if let error { PQfreemem(error) }
             throw PostgreSQLError(
-                .invalidURL, server: server, message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+                .invalidURL, server: server, message: "libpq cannot read the URL as a connection URI")
         }
         PQconninfoFree(options)
     }
 
-    private static func message(of handle: OpaquePointer) -> String {
+    static func message(of handle: OpaquePointer) -> String {
         String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -191,4 +211,14 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         if loginFailures.contains(where: message.contains) { return .loginRefused }
         return .unreachable
     }
+}
+
+/// Calls `body` with a C array of C strings, ended by a null pointer, as libpq's keyword and value lists are.
+private func withCStrings<Result>(
+    _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result
+) -> Result {
+    let copies = strings.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    let pointers = copies.map { UnsafePointer($0) } + [nil]
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// What went wrong talking to a PostgreSQL server: why a store could not open, or why a statement failed.
 ///
@@ -19,6 +19,9 @@ public struct PostgreSQLError: Error, Hashable, Sendable, CustomStringConvertibl
         case databaseMissing
         /// The database holds tables of another program, or of another schema that no migration reaches.
         case foreignSchema
+        /// The server cannot keep models as SwiftData needs: its encoding is not UTF-8, or it is older than
+        /// PostgreSQL 13 (which brought `normalize`, which string comparisons use).
+        case unsupportedServer
         /// The connection was lost while a statement ran: whether a commit then took effect is the server's to tell.
         case connectionLost
         /// The server refused a statement, with its SQLSTATE code.

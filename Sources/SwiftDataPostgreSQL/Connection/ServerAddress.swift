@@ -10,7 +10,8 @@ package enum ServerAddress {
         if components.password != nil { components.password = "***" }
         if let items = components.queryItems {
             components.queryItems = items.map {
-                $0.name.lowercased() == "password" ? URLQueryItem(name: $0.name, value: "***") : $0
+                // `password`, `sslpassword` and any other secret libpq may come to read.
+                $0.name.lowercased().contains("password") ? URLQueryItem(name: $0.name, value: "***") : $0
             }
         }
         return components.string ?? "an unreadable URL"

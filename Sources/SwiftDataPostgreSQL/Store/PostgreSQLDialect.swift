@@ -1,4 +1,4 @@
-package import SwiftData
+internal import SwiftData
 
 /// PostgreSQL's SQL, for the shared predicate and sort translators and the PostgreSQL store's queries.
 ///
@@ -27,6 +27,21 @@ struct PostgreSQLDialect: SQLDialect {
     func literal(_ flag: Bool) -> String { flag ? "TRUE" : "FALSE" }
 
     func placeholder(_ position: Int) -> String { "$\(position)" }
+
+    /// `$1::bigint` and the like: parameters are sent without a type, and a captured value compared with another
+    /// (`(flag ? 10 : 9) > minimum`) would otherwise compare as text.
+    func placeholder(_ position: Int, kind: SQLColumnKind?) -> String {
+        guard let kind else { return placeholder(position) }
+        let type =
+            switch kind {
+            case .string, .text: "text"
+            case .integer: "bigint"
+            case .boolean: "boolean"
+            case .real, .date: "double precision"
+            case .blob: "bytea"
+            }
+        return "$\(position)::\(type)"
+    }
 
     // MARK: - Comparing Values
 
@@ -57,6 +72,11 @@ struct PostgreSQLDialect: SQLDialect {
 
     func expression(for operation: SQLSwiftOperation, _ arguments: [String]) throws -> String {
         switch operation {
+        case .integerDivide:
+            // PostgreSQL stops at a zero divisor, where SQLite gives NULL: NULLIF gives NULL too.
+            return "(\(arguments[0]) / NULLIF(\(arguments[1]), 0))"
+        case .integerRemainder:
+            return "(\(arguments[0]) % NULLIF(\(arguments[1]), 0))"
         case .isEmpty:
             // PostgreSQL's text holds no NUL, so a string of no characters is exactly one of length 0.
             return "(length(\(arguments[0])) = 0)"
@@ -105,8 +125,11 @@ struct PostgreSQLDialect: SQLDialect {
 
     // MARK: - Internal
 
-    /// A string expression's NFC form, in byte order.
-    private func normalized(_ expression: String) -> String {
+    /// A string expression in the form comparisons compare: its NFC form, in byte order. Indexes over string
+    /// columns index this form, so that comparisons use them.
+    func comparedForm(of expression: String) -> String {
         "normalize(\(expression), NFC) COLLATE \"C\""
     }
+
+    private func normalized(_ expression: String) -> String { comparedForm(of: expression) }
 }

@@ -1,4 +1,4 @@
-package import SwiftData
+internal import SwiftData
 
 /// A predicate as a PostgreSQL condition over an entity's table, with the values its parameters bind.
 struct PostgreSQLFilter: StoreFilter {

@@ -1,4 +1,4 @@
-package import SwiftData
+internal import SwiftData
 
 extension PostgreSQLModelStore {
     // MARK: - Saving
@@ -23,7 +23,8 @@ extension PostgreSQLModelStore {
         )
     }
 
-    /// Deletes every row of every entity and join table, in one transaction.
+    /// Deletes every row of every entity and join table, and the history, in one transaction: tokens given so far
+    /// are never given again, and each counts as deleted.
     func deleteAllRows() throws {
         guard configuration.allowsSave else {
             throw SwiftDataError(
@@ -33,7 +34,19 @@ extension PostgreSQLModelStore {
             entities.map(\.tableName)
                 + entities.flatMap { PostgreSQLTables.joinTables(of: $0) })
         let sql = "TRUNCATE \(tables.sorted().map(dialect.quoted).joined(separator: ", "))"
-        try read(sql, entityName: entities.first?.name ?? name) { try $0.execute(sql) }
+        do {
+            try inTransaction { connection in
+                try connection.execute("SELECT pg_advisory_xact_lock(\(PostgreSQLHistory.recordingLock))")
+                let newest = try PostgreSQLHistory.newestToken(connection)
+                try connection.execute(sql)
+                try connection.execute("DELETE FROM \(dialect.quoted(PostgreSQLHistory.tableName))")
+                try PostgreSQLHistory.recordDeleted(through: newest, connection)
+            }
+        } catch let error as PostgreSQLError {
+            throw SwiftDataError(
+                .loadIssueModelContainer, "deleting every row of the PostgreSQL store '\(name)' failed", sql: sql,
+                underlying: error)
+        }
     }
 }
 
@@ -44,6 +57,8 @@ final class PostgreSQLStoreSave: StoreSave {
     private let connection: PostgreSQLConnection
     private let insertedKeys: [Int64]
     private var isOpen = true
+    /// The token of the history transaction the save recorded, noted as the store's own until the save ends.
+    private let recordedToken: Int64?
 
     /// Takes a connection, opens a transaction and writes the changes.
     ///
@@ -53,8 +68,7 @@ final class PostgreSQLStoreSave: StoreSave {
         try store.checkAllowsSave(changes)
         postgreSQLStore = store
         do {
-            connection = try store.pool.take()
-            try connection.executeScript("BEGIN")
+            connection = try Self.beginTransaction(in: store.pool)
         } catch {
             throw Self.failure(error, store: store, entityName: changes.firstEntityName)
         }
@@ -67,6 +81,8 @@ final class PostgreSQLStoreSave: StoreSave {
             throw Self.failure(error, store: store, entityName: writer.currentEntityName)
         }
         insertedKeys = writer.insertedKeys
+        recordedToken = writer.recordedToken
+        if let recordedToken { store.ownTransactions.note(recordedToken) }
     }
 
     var store: any ModelStore { postgreSQLStore }
@@ -84,17 +100,50 @@ final class PostgreSQLStoreSave: StoreSave {
         precondition(isOpen, "a store's part of a save was ended twice")
         isOpen = false
         defer { postgreSQLStore.pool.give(connection) }
+        // The transaction's number, to ask the server whether it committed if the connection is lost during the
+        // commit: a save reported as failed when it committed would be written twice when the app saves again.
+        let transaction = try? connection.execute("SELECT txid_current()").integer(row: 0, column: 0)
         do {
             try connection.executeScript("COMMIT")
         } catch {
+            if let transaction, !connection.isUsable,
+                let status = try? Self.status(of: transaction, in: postgreSQLStore.pool), status == "committed"
+            {
+                return
+            }
+            if let recordedToken { postgreSQLStore.ownTransactions.forget(recordedToken) }
             try? connection.executeScript("ROLLBACK")
             throw Self.failure(error, store: postgreSQLStore, entityName: nil)
         }
     }
 
+    /// A connection of the pool with a transaction begun on it. An idle connection that broke while it waited (the
+    /// server restarted) is replaced: nothing was written on it.
+    private static func beginTransaction(in pool: PostgreSQLConnectionPool) throws -> PostgreSQLConnection {
+        for _ in 0...pool.idleLimit {
+            let connection = try pool.take()
+            do {
+                try connection.executeScript("BEGIN")
+                return connection
+            } catch  where !connection.isUsable {
+                continue
+            }
+        }
+        let connection = try PostgreSQLConnection(url: pool.url)
+        try connection.executeScript("BEGIN")
+        return connection
+    }
+
+    /// What the server says became of a transaction: "committed", "aborted" or "in progress".
+    private static func status(of transaction: Int64, in pool: PostgreSQLConnectionPool) throws -> String? {
+        let connection = try PostgreSQLConnection(url: pool.url)
+        return try connection.execute("SELECT txid_status($1::bigint)", [.integer(transaction)]).text(row: 0, column: 0)
+    }
+
     func rollBack() {
         guard isOpen else { return }
         isOpen = false
+        if let recordedToken { postgreSQLStore.ownTransactions.forget(recordedToken) }
         try? connection.executeScript("ROLLBACK")
         postgreSQLStore.pool.give(connection)
     }
@@ -112,8 +161,9 @@ final class PostgreSQLStoreSave: StoreSave {
         if let error = error as? PostgreSQLError, case .connectionLost = error.kind {
             return SwiftDataError(
                 .modelValidationFailure,
-                "\(place) lost its connection to \(error.server) during the save; the server committed all of it or "
-                    + "none, and the context keeps its changes",
+                "\(place) lost its connection to \(error.server) during the save, and the context keeps its changes; "
+                    + "the server commits a save whole or not at all, and when it cannot be asked whether this one "
+                    + "committed, fetch before saving again",
                 entityName: entityName, underlying: error)
         }
         return SwiftDataError(

@@ -1,5 +1,5 @@
 internal import Foundation
-package import SwiftData
+internal import SwiftData
 
 /// The PostgreSQL store behind one `PostgreSQLConfiguration`: its database, its tables and the statements that read
 /// and write models, seen by the context through the store interface.
@@ -15,6 +15,8 @@ final class PostgreSQLModelStore: Sendable {
     let layouts: [String: SQLTableLayout]
     let identifierScopes: IdentifierScopes
     let pool: PostgreSQLConnectionPool
+    /// The tokens of the history transactions this store object saved, which its watch does not report.
+    let ownTransactions = OwnTransactionNotes()
     var dialect: PostgreSQLDialect { PostgreSQLDialect() }
 
     /// The table that records the store's identity and schema.

@@ -1,4 +1,4 @@
-package import SwiftData
+internal import SwiftData
 
 /// What the rows of one entity in one read share.
 final class PostgreSQLRowSource {

@@ -1,4 +1,4 @@
-package import SwiftData
+internal import SwiftData
 
 /// Writes one save's changes inside its transaction: deletions first (with the links they clear), then the
 /// inserted models' keys (found by their unique values, or new from the key sequence), their rows, and the updates.
@@ -11,6 +11,27 @@ struct PostgreSQLSaveWriter {
     private var assignedKeys: [ObjectIdentifier: Int64] = [:]
     /// The entity whose row is being written, to name in an error.
     private(set) var currentEntityName: String?
+    /// Where each inserted model's key came from, by position.
+    private var keySources: [KeySource] = []
+    /// The token of the history transaction the save recorded, if it recorded one.
+    private(set) var recordedToken: Int64?
+
+    // What history records beyond the changes' own lists.
+    private var insertRuns: [(entity: Schema.Entity, positions: Range<Int>)] = []
+    private var rewrites: [InsertedRowRewrite] = []
+    private var unlinkedRows = StoreSideUpdates()
+    private var deletedRowKeys: Set<RowKey> = []
+    private var preserved: [[Int64: [(String, [SQLValue])]]] = []
+
+    /// Where an inserted model's key came from.
+    private enum KeySource {
+        /// The key sequence: the model is a new row.
+        case fresh
+        /// A stored row with the same unique values, which the model overwrites.
+        case storedRow
+        /// An earlier insert of the save with the same unique values, whose row the model overwrites.
+        case earlierInsert
+    }
 
     private var dialect: PostgreSQLDialect { store.dialect }
 
@@ -34,24 +55,28 @@ struct PostgreSQLSaveWriter {
         for (entity, identifiers) in changes.deletedRows {
             deleted.append((entity, identifiers.compactMap(\.primaryKey)))
         }
-        for (entity, keys) in deleted where !keys.isEmpty {
+        deletedRowKeys = Set(
+            deleted.flatMap { deleted in
+                deleted.keys.map { RowKey(table: ObjectIdentifier(deleted.entity.rootEntity), key: $0) }
+            })
+        for (entity, keys) in deleted {
             currentEntityName = entity.name
-            try delete(keys, of: entity)
+            preserved.append(keys.isEmpty ? [:] : try delete(keys, of: entity))
         }
         try assignKeys(to: changes.inserted)
-        var written: Set<Int64> = []
         for (position, model) in changes.inserted.enumerated() {
             let storage = model.storage
             currentEntityName = storage.entity.name
+            noteInsert(at: position, of: storage.entity)
             let key = insertedKeys[position]
             let layout = try store.layout(of: storage.entity)
-            // A key this save wrote already, or a stored row's (an upsert), is updated, not inserted.
-            if !storage.entity.uniquenessConstraints.isEmpty,
-                try !written.insert(key).inserted || rowExists(key, layout)
-            {
+            // An insert with the unique values of a stored row or an earlier insert overwrites that row: an upsert.
+            switch keySources[position] {
+            case .fresh:
+                _ = try execute(layout.insertSQL, key: key, columnsOf: layout.propertyIndexes, of: storage)
+            case .storedRow, .earlierInsert:
+                rewrites.append(InsertedRowRewrite(position: position, ofStoredRow: keySources[position] == .storedRow))
                 try update(storage, key: key, slots: nil, layout: layout)
-            } else {
-                try execute(layout.insertSQL, key: key, columnsOf: layout.propertyIndexes, of: storage)
             }
             try writeJoinRows(storage, key: key, slots: nil)
         }
@@ -63,6 +88,74 @@ struct PostgreSQLSaveWriter {
             try writeJoinRows(storage, key: key, slots: storage.changedSlots)
         }
         currentEntityName = nil
+        try recordHistory(changes, deleted: deleted)
+    }
+
+    // MARK: - History
+
+    /// Notes that the inserted model at `position` is of `entity`, extending the last run when it is of the same.
+    private mutating func noteInsert(at position: Int, of entity: Schema.Entity) {
+        if let last = insertRuns.indices.last, insertRuns[last].entity === entity,
+            insertRuns[last].positions.upperBound == position
+        {
+            insertRuns[last].positions = insertRuns[last].positions.lowerBound..<position + 1
+        } else {
+            insertRuns.append((entity, position..<position + 1))
+        }
+    }
+
+    /// Records the save as one transaction of the store's history, unless it changed no row, and announces its
+    /// token on the store's channel when it commits. The recording lock, held until the save ends, gives tokens in
+    /// commit order.
+    private mutating func recordHistory(_ changes: StoreChanges, deleted: [(entity: Schema.Entity, keys: [Int64])])
+        throws
+    {
+        let recorded = RecordedChanges(
+            insertRuns: insertRuns, insertedKeys: insertedKeys, rewrites: rewrites, updated: changes.updated,
+            storeSideUpdates: unlinkedRows, deleted: deleted, preserved: preserved)
+        guard !recorded.isEmpty else { return }
+        try connection.execute("SELECT pg_advisory_xact_lock(\(PostgreSQLHistory.recordingLock))")
+        let program = RecordedTransaction.currentProgram
+        let result = try connection.execute(
+            "INSERT INTO \(dialect.quoted(PostgreSQLHistory.tableName)) (\"author\", \"timestamp\", \"bundle\", "
+                + "\"process\", \"changes\") VALUES ($1, $2, $3, $4, $5) RETURNING \"token\"",
+            [
+                changes.editingState?.author.map { .text($0) } ?? .null,
+                .real(Date().timeIntervalSinceReferenceDate),
+                .text(program.bundleIdentifier), .text(program.processIdentifier), .blob(recorded.encoded()),
+            ])
+        guard let token = result.integer(row: 0, column: 0) else { return }
+        try connection.execute(
+            "SELECT pg_notify($1, $2)", [.text(PostgreSQLHistory.channel(of: store.identifier)), .text(String(token))])
+        recordedToken = token
+    }
+
+    /// Notes, for history, rows of `entity` whose `property` lost its links to rows this save deletes; rows this
+    /// save deletes are left out, since history records them as deleted. In a hierarchy's table each row is noted
+    /// as its own class.
+    private mutating func noteUnlinked(_ keys: [Int64], of entity: Schema.Entity, property: Schema.Entity.Property)
+        throws
+    {
+        let table = ObjectIdentifier(entity.rootEntity)
+        let kept = Array(Set(keys.filter { !deletedRowKeys.contains(RowKey(table: table, key: $0)) })).sorted()
+        guard !kept.isEmpty else { return }
+        let layout = try store.layout(of: entity)
+        guard layout.typeColumnPosition != nil else {
+            for key in kept { unlinkedRows.note(key, of: entity, slots: [property.index]) }
+            return
+        }
+        let list = PostgreSQLKeyList(kept)
+        let rows = try connection.execute(
+            "SELECT \(dialect.quoted(SQLTableLayout.primaryKey)), \(dialect.quoted(SQLTableLayout.typeColumn)) FROM "
+                + "\(dialect.quoted(layout.tableName)) WHERE "
+                + list.condition(on: dialect.quoted(SQLTableLayout.primaryKey), parameter: 1), [list.parameter])
+        for row in 0..<rows.rowCount {
+            guard let key = rows.integer(row: row, column: 0) else { continue }
+            let name = rows.text(row: row, column: 1) ?? entity.name
+            let own = store.entities.first { $0.name == name } ?? entity
+            guard let slot = own.property(named: property.name)?.index else { continue }
+            unlinkedRows.note(key, of: own, slots: [slot])
+        }
     }
 
     // MARK: - Keys
@@ -81,29 +174,50 @@ struct PostgreSQLSaveWriter {
             "SELECT nextval('\(dialect.quoted(PostgreSQLModelStore.keySequence))') FROM generate_series(1, $1)",
             [.integer(Int64(inserted.count))])
         var nextFresh = 0
-        var pending: [PendingUniqueValues: Int64] = [:]
-        insertedKeys.reserveCapacity(inserted.count)
-        for model in inserted {
+        func freshKey(for storage: ModelStorage) throws -> Int64 {
+            guard let key = fresh.integer(row: nextFresh, column: 0) else {
+                throw SwiftDataError(
+                    .modelValidationFailure, "the key sequence gave too few keys", entityName: storage.entity.name)
+            }
+            nextFresh += 1
+            return key
+        }
+        insertedKeys = Array(repeating: 0, count: inserted.count)
+        keySources = Array(repeating: .fresh, count: inserted.count)
+        // Models of entities without unique values are new rows: they get their keys first, so that the unique
+        // values of the others (a unique to-one relationship) can name them.
+        var constrained: [Int] = []
+        for (position, model) in inserted.enumerated() {
             let storage = model.storage
+            if storage.entity.uniquenessConstraints.isEmpty {
+                insertedKeys[position] = try freshKey(for: storage)
+                assignedKeys[ObjectIdentifier(storage)] = insertedKeys[position]
+            } else {
+                constrained.append(position)
+            }
+        }
+        var pending: [PendingUniqueValues: Int64] = [:]
+        for position in constrained {
+            let storage = inserted[position].storage
             currentEntityName = storage.entity.name
-            var key: Int64?
+            let layout = try store.layout(of: storage.entity)
+            var found: (key: Int64, source: KeySource)?
             var uniqueValues: [PendingUniqueValues] = []
-            if !storage.entity.uniquenessConstraints.isEmpty {
-                let layout = try store.layout(of: storage.entity)
-                for constraint in storage.entity.uniquenessConstraints {
-                    guard let values = try self.values(of: constraint, in: storage, layout: layout) else { continue }
-                    let pendingValues = PendingUniqueValues(
-                        table: layout.tableName, constraint: constraint, values: values)
-                    uniqueValues.append(pendingValues)
-                    if key == nil {
-                        key = try pending[pendingValues] ?? storedKey(matching: values, of: constraint, layout)
-                    }
+            for constraint in storage.entity.uniquenessConstraints {
+                guard let values = try self.values(of: constraint, in: storage, layout: layout) else { continue }
+                let pendingValues = PendingUniqueValues(table: layout.tableName, constraint: constraint, values: values)
+                uniqueValues.append(pendingValues)
+                guard found == nil else { continue }
+                if let key = pending[pendingValues] {
+                    found = (key, .earlierInsert)
+                } else if let key = try storedKey(matching: values, of: constraint, entity: storage.entity, layout) {
+                    found = (key, .storedRow)
                 }
             }
-            let given = key ?? fresh.integer(row: nextFresh, column: 0)!
-            if key == nil { nextFresh += 1 }
+            let given = try found?.key ?? freshKey(for: storage)
+            keySources[position] = found?.source ?? .fresh
             for values in uniqueValues { pending[values] = given }
-            insertedKeys.append(given)
+            insertedKeys[position] = given
             assignedKeys[ObjectIdentifier(storage)] = given
         }
     }
@@ -120,20 +234,19 @@ struct PostgreSQLSaveWriter {
     }
 
     /// The key of the stored row whose constraint columns hold these values, if any.
-    private func storedKey(matching values: [SQLValue], of constraint: [String], _ layout: SQLTableLayout) throws
+    private func storedKey(
+        matching values: [SQLValue], of constraint: [String], entity: Schema.Entity, _ layout: SQLTableLayout
+    ) throws
         -> Int64?
     {
-        let columns = constraint.flatMap { name -> [String] in
-            guard
-                let index = layout.columns.firstIndex(where: { $0.name == name })
-                    ?? layout.columns.firstIndex(where: {
-                        $0.name.hasPrefix(name + ".")
-                    })
-            else { return [name] }
-            let range = layout.columnRangeByProperty[layout.columns[index].propertyIndex] ?? index..<(index + 1)
-            return layout.columns[range].map(\.name)
+        // As the unique index compares them: strings in their NFC form, each column of a composite attribute.
+        let columns = PostgreSQLTables.indexedColumns(constraint, entity: entity, layout: layout)
+        guard columns.count == values.count else { return nil }
+        let conditions = columns.enumerated().map { position, column in
+            column.sqlType.hasPrefix("text")
+                ? "\(dialect.comparedForm(of: dialect.quoted(column.name))) = \(dialect.comparedForm(of: "$\(position + 1)"))"
+                : "\(dialect.quoted(column.name)) = $\(position + 1)"
         }
-        let conditions = columns.enumerated().map { "\(dialect.quoted($1)) = $\($0 + 1)" }
         let sql =
             "SELECT \(dialect.quoted(SQLTableLayout.primaryKey)) FROM \(dialect.quoted(layout.tableName)) WHERE "
             + conditions.joined(separator: " AND ") + " LIMIT 1"
@@ -160,11 +273,23 @@ struct PostgreSQLSaveWriter {
     ) throws -> Int {
         var parameters: [SQLValue] = [.integer(key)]
         for index in properties {
-            try storage.appendColumnValues(
-                of: storage.entity.persistedProperties[index], to: &parameters, keyOf: primaryKey(of:)
-            ) { _ in nil }
+            let property = storage.entity.persistedProperties[index]
+            try storage.appendColumnValues(of: property, to: &parameters, keyOf: primaryKey(of:)) { _ in nil }
+            try checkIsBytes(parameters.last, of: property, in: storage)
         }
         return try connection.execute(sql, parameters).changedRowCount
+    }
+
+    /// Refuses the text a value transformer gave for an attribute: its `bytea` column holds bytes, and read back
+    /// they would be handed to the transformer as `Data`.
+    private func checkIsBytes(_ value: SQLValue?, of property: Schema.Entity.Property, in storage: ModelStorage) throws
+    {
+        guard case .transformed? = property.codec?.unwrappedCodec, case .text? = value else { return }
+        throw SwiftDataError(
+            .modelValidationFailure,
+            "\(storage.entity.name).\(property.name)'s value transformer gives a String; the PostgreSQL store keeps "
+                + "transformed values as bytes, so the transformer must give Data",
+            entityName: storage.entity.name)
     }
 
     /// Updates the columns of the given slots (all when nil). A model holding values it never loaded writes only
@@ -214,14 +339,33 @@ struct PostgreSQLSaveWriter {
         }
     }
 
-    /// Deletes rows of an entity, clears the foreign keys that point at them and removes their join-table rows.
-    private func delete(_ keys: [Int64], of entity: Schema.Entity) throws {
+    /// Deletes rows of an entity, clears the foreign keys that point at them and removes their join-table rows,
+    /// noting for history the rows whose links it cleared. Returns the values of the preserved attributes (see
+    /// `Schema.Entity.attributesPreservedOnDeletion`) of the deleted rows, by key.
+    private mutating func delete(_ keys: [Int64], of entity: Schema.Entity) throws -> [Int64: [(String, [SQLValue])]] {
         let list = PostgreSQLKeyList(keys)
         let parameters = [list.parameter]
         let key = dialect.quoted(SQLTableLayout.primaryKey)
-        try connection.execute(
-            "DELETE FROM \(dialect.quoted(entity.tableName)) WHERE \(list.condition(on: key, parameter: 1))", parameters
-        )
+        let layout = try store.layout(of: entity)
+        let preservedAttributes = entity.attributesPreservedOnDeletion
+        let ranges = preservedAttributes.map { layout.columnRangeByProperty[$0.index] ?? 0..<0 }
+        let preservedColumns = ranges.flatMap { $0.map { dialect.quoted(layout.columns[$0].name) } }
+        let deletedRows = try connection.execute(
+            "DELETE FROM \(dialect.quoted(entity.tableName)) WHERE \(list.condition(on: key, parameter: 1)) "
+                + "RETURNING \(([key] + preservedColumns).joined(separator: ", "))", parameters)
+        var preserved: [Int64: [(String, [SQLValue])]] = [:]
+        if !preservedColumns.isEmpty {
+            for row in 0..<deletedRows.rowCount {
+                guard let deletedKey = deletedRows.integer(row: row, column: 0) else { continue }
+                var column = 1
+                preserved[deletedKey] = zip(preservedAttributes, ranges).map { property, range in
+                    defer { column += range.count }
+                    return (
+                        property.name, (column..<column + range.count).map { deletedRows.value(row: row, column: $0) }
+                    )
+                }
+            }
+        }
         for other in store.entities {
             for property in other.persistedProperties {
                 guard let info = property.relationshipInfo, info.destination.tableName == entity.tableName else {
@@ -233,19 +377,23 @@ struct PostgreSQLSaveWriter {
                 {
                     continue
                 }
+                let unlinked: PostgreSQLResult
                 switch info.storage {
                 case .foreignKey(let column):
                     let column = dialect.quoted(column)
-                    try connection.execute(
+                    unlinked = try connection.execute(
                         "UPDATE \(dialect.quoted(other.tableName)) SET \(column) = NULL WHERE "
-                            + list.condition(on: column, parameter: 1), parameters)
-                case .joinTable(let table, _, let targetColumn):
-                    try connection.execute(
+                            + list.condition(on: column, parameter: 1) + " RETURNING \(key)", parameters)
+                case .joinTable(let table, let ownerColumn, let targetColumn):
+                    unlinked = try connection.execute(
                         "DELETE FROM \(dialect.quoted(table)) WHERE "
-                            + list.condition(on: dialect.quoted(targetColumn), parameter: 1), parameters)
+                            + list.condition(on: dialect.quoted(targetColumn), parameter: 1)
+                            + " RETURNING \(dialect.quoted(ownerColumn))", parameters)
                 case .inverseForeignKey:
-                    break
+                    continue
                 }
+                let owners = (0..<unlinked.rowCount).compactMap { unlinked.integer(row: $0, column: 0) }
+                if !owners.isEmpty { try noteUnlinked(owners, of: other, property: property) }
             }
         }
         for property in entity.persistedProperties {
@@ -255,6 +403,7 @@ struct PostgreSQLSaveWriter {
                     + list.condition(on: dialect.quoted(ownerColumn), parameter: 1),
                 parameters)
         }
+        return preserved
     }
 
     private static func rowDeletedElsewhere(_ storage: ModelStorage) -> SwiftDataError {

@@ -1,5 +1,5 @@
 internal import Foundation
-package import SwiftData
+internal import SwiftData
 
 /// The tables of a PostgreSQL store's schema: their names checked, created in a new database, and compared with
 /// what an existing database holds.
@@ -36,6 +36,7 @@ struct PostgreSQLTables {
     /// - Throws: `PostgreSQLError.foreignSchema` when the database holds tables of another program, or of another
     ///   schema than this one; what the server throws.
     func open(_ connection: PostgreSQLConnection, allowsCreating: Bool) throws -> String {
+        try checkServer(connection)
         if let identifier = try existingIdentifier(connection) { return identifier }
         guard allowsCreating else {
             throw PostgreSQLError(
@@ -51,6 +52,21 @@ struct PostgreSQLTables {
         } catch {
             try? connection.executeScript("ROLLBACK")
             throw error
+        }
+    }
+
+    /// Refuses a server whose strings cannot compare as Swift's: one whose encoding is not UTF-8, or older than
+    /// PostgreSQL 13, which has no `normalize`.
+    private func checkServer(_ connection: PostgreSQLConnection) throws {
+        let result = try connection.execute(
+            "SELECT current_setting('server_encoding'), current_setting('server_version_num')::bigint")
+        let encoding = result.text(row: 0, column: 0) ?? ""
+        let version = result.integer(row: 0, column: 1) ?? 0
+        guard encoding == "UTF8", version >= 130_000 else {
+            throw PostgreSQLError(
+                .unsupportedServer, server: connection.server,
+                message: "the database's encoding is \(encoding) and the server's version \(version); SwiftData needs "
+                    + "UTF8 and PostgreSQL 13 or later")
         }
     }
 
@@ -105,6 +121,7 @@ struct PostgreSQLTables {
         let metadata = dialect.quoted(PostgreSQLModelStore.metadataTable)
         try connection.execute("CREATE TABLE \(metadata) (\"key\" text PRIMARY KEY, \"value\" text NOT NULL)")
         try connection.execute("CREATE SEQUENCE \(dialect.quoted(PostgreSQLModelStore.keySequence))")
+        try connection.execute(PostgreSQLHistory.createSQL)
         for entity in entities {
             if entity.tableName == entity.name, let layout = layouts[entity.name] {
                 for statement in createStatements(entity: entity, layout: layout) { try connection.execute(statement) }
@@ -140,14 +157,38 @@ struct PostgreSQLTables {
         for index in entity.indices {
             statements.append(
                 "CREATE INDEX \(dialect.quoted(indexName(layout.tableName, index.joined(separator: "_")))) ON \(table) "
-                    + "(\(index.map(dialect.quoted).joined(separator: ", ")))")
+                    + "(\(Self.indexedExpressions(index, entity: entity, layout: layout, dialect: dialect)))")
         }
         for constraint in entity.uniquenessConstraints {
             statements.append(
                 "CREATE UNIQUE INDEX \(dialect.quoted(indexName(layout.tableName, constraint.joined(separator: "_"), unique: true))) "
-                    + "ON \(table) (\(constraint.map(dialect.quoted).joined(separator: ", ")))")
+                    + "ON \(table) (\(Self.indexedExpressions(constraint, entity: entity, layout: layout, dialect: dialect)))"
+            )
         }
         return statements
+    }
+
+    /// What an index over some properties indexes: each column of each property (a composite attribute has one per
+    /// field), strings in the NFC form that predicates compare (see `PostgreSQLDialect`), so that an index serves
+    /// them and a unique index takes canonically equivalent strings for one value, as Swift does.
+    static func indexedExpressions(
+        _ properties: [String], entity: Schema.Entity, layout: SQLTableLayout, dialect: PostgreSQLDialect
+    ) -> String {
+        indexedColumns(properties, entity: entity, layout: layout).map { column in
+            column.sqlType.hasPrefix("text")
+                ? "(\(dialect.comparedForm(of: dialect.quoted(column.name))))" : dialect.quoted(column.name)
+        }.joined(separator: ", ")
+    }
+
+    /// The columns of some properties, in order: each property's columns (several for a composite attribute).
+    static func indexedColumns(_ properties: [String], entity: Schema.Entity, layout: SQLTableLayout)
+        -> [SQLTableLayout.Column]
+    {
+        properties.flatMap { name -> [SQLTableLayout.Column] in
+            guard let property = entity.property(named: name), let range = layout.columnRangeByProperty[property.index]
+            else { return [] }
+            return Array(layout.columns[range])
+        }
     }
 
     /// An index's name: the table's and the columns', cut to fit PostgreSQL's names with a hash of the whole so

@@ -139,7 +139,9 @@ package struct RecordedChanges: Sendable, Equatable {
     }
 
     /// Bytes that are not recorded changes.
-    package struct Malformed: Error {}
+    package struct Malformed: Error {
+        package init() {}
+    }
 }
 
 /// Appends the parts of the binary form.

@@ -11,6 +11,18 @@ package struct RecordedTransaction: Sendable {
     package let bundleIdentifier: String
     package let processIdentifier: String
     package let changes: RecordedChanges
+
+    package init(
+        token: Int64, author: String?, timestamp: Date, bundleIdentifier: String, processIdentifier: String,
+        changes: RecordedChanges
+    ) {
+        self.token = token
+        self.author = author
+        self.timestamp = timestamp
+        self.bundleIdentifier = bundleIdentifier
+        self.processIdentifier = processIdentifier
+        self.changes = changes
+    }
 }
 
 /// The history a store keeps (see `ModelStore.recordedHistory`).

@@ -30,10 +30,10 @@ extension CapturedSequence {
         let element = try state.scalar(element)
         var placeholders: [String] = []
         for value in capturedElements {
-            let sqlValue = try PredicateTranslation.sqlValue(value)
+            let (sqlValue, kind) = try PredicateTranslation.typedSQLValue(value)
             // `x IN (NULL)` is never true in SQL, while Swift's `[nil].contains(nil)` is.
             guard sqlValue != .null else { throw UnsupportedPredicateNode(reason: "nil in a captured collection") }
-            placeholders.append(state.bind(sqlValue))
+            placeholders.append(state.bind(sqlValue, kind: kind))
         }
         guard !placeholders.isEmpty else { return .scalar(state.dialect.literal(false)) }
         return .scalar(

@@ -7,9 +7,9 @@
 
 extension PredicateExpressions.Value: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        let value = try PredicateTranslation.sqlValue(self.value)
+        let (value, kind) = try PredicateTranslation.typedSQLValue(self.value)
         if value == .null { return .scalar("NULL") }
-        return .scalar(state.bind(value))
+        return .scalar(state.bind(value, kind: kind))
     }
 }
 
@@ -184,14 +184,14 @@ extension PredicateExpressions.Arithmetic: SQLTranslatable {
 
 extension PredicateExpressions.IntDivision: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        // Both truncate toward zero; Swift traps on a zero divisor, where SQL gives NULL (and so no match).
-        try state.infix(lhs, "/", rhs)
+        // Both truncate toward zero; Swift traps on a zero divisor, where the dialect gives NULL (and so no match).
+        .scalar(try state.dialect.expression(for: .integerDivide, [try state.scalar(lhs), try state.scalar(rhs)]))
     }
 }
 
 extension PredicateExpressions.IntRemainder: SQLTranslatable {
     func translate(into state: inout PredicateTranslation) throws -> SQLFragment {
-        try state.infix(lhs, "%", rhs)
+        .scalar(try state.dialect.expression(for: .integerRemainder, [try state.scalar(lhs), try state.scalar(rhs)]))
     }
 }
 
@@ -365,7 +365,7 @@ extension Array: StandardCollectionKeyPaths {
 
 extension ValueCodec {
     /// The codec of the value inside any optionals.
-    var unwrappedCodec: ValueCodec {
+    package var unwrappedCodec: ValueCodec {
         if case .optional(let wrapped, _, _) = self { return wrapped.unwrappedCodec }
         return self
     }

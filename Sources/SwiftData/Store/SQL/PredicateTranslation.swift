@@ -147,9 +147,9 @@ package struct PredicateTranslation {
     // MARK: - Variables and Bindings
 
     /// Adds a bound value and returns its placeholder.
-    mutating func bind(_ value: SQLValue) -> String {
+    mutating func bind(_ value: SQLValue, kind: SQLColumnKind?) -> String {
         bindings.append(value)
-        return dialect.placeholder(bindings.count)
+        return dialect.placeholder(bindings.count, kind: kind)
     }
 
     /// A fresh table alias for a subquery.
@@ -281,22 +281,28 @@ package struct PredicateTranslation {
 
     /// The SQL value of a captured or literal value.
     static func sqlValue(_ value: Any) throws -> SQLValue {
+        try typedSQLValue(value).value
+    }
+
+    /// A captured value's SQL value and the kind of column that holds such values, which a dialect that types its
+    /// placeholders writes (a `Bool` is the integer 0 or 1 but compares as a boolean); the kind is nil for `nil`.
+    static func typedSQLValue(_ value: Any) throws -> (value: SQLValue, kind: SQLColumnKind?) {
         if let optional = value as? any OptionalValue {
-            guard let wrapped = optional.wrappedAny else { return .null }
-            return try sqlValue(wrapped)
+            guard let wrapped = optional.wrappedAny else { return (.null, nil) }
+            return try typedSQLValue(wrapped)
         }
         if let model = value as? any PersistentModel {
             guard let key = model.persistentModelID.primaryKey else {
                 throw UnsupportedPredicateNode(reason: "an unsaved model has no row to compare with")
             }
-            return .integer(key)
+            return (.integer(key), .integer)
         }
         guard let codec = ValueCodec.make(for: type(of: value)) else {
             throw UnsupportedPredicateNode(reason: "values of type \(type(of: value)) have no SQL form")
         }
         switch codec {
         case .json, .composite: throw UnsupportedPredicateNode(reason: "structured values are compared in memory")
-        default: return try codec.encode(value)
+        default: return (try codec.encode(value), codec.columnKind)
         }
     }
 }

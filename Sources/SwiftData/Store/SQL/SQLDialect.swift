@@ -35,6 +35,12 @@ package protocol SQLDialect: Sendable {
     /// to it. SQLite writes `?1`, `?2`…
     func placeholder(_ position: Int) -> String
 
+    /// The placeholder of a bound value whose Swift type's values a column of `kind` holds (nil for `nil`), for a
+    /// value the SQL around it may not type: a captured value compared with another captured value. A dialect
+    /// whose parameters carry no type says so here (PostgreSQL writes `$1::bigint`); the default is
+    /// `placeholder(_:)`.
+    func placeholder(_ position: Int, kind: SQLColumnKind?) -> String
+
     // MARK: - Comparing Values
 
     /// `lhs` compared with `rhs` as Swift compares them.
@@ -105,6 +111,11 @@ package protocol SQLDialect: Sendable {
     func upsertClause(conflictColumn: String, updatedColumns: [String]) -> String
 }
 
+extension SQLDialect {
+    /// `placeholder(_:)`: the value's type needs no saying.
+    package func placeholder(_ position: Int, kind: SQLColumnKind?) -> String { placeholder(position) }
+}
+
 /// How `SQLDialect.comparison(_:_:_:asStrings:)` compares two values.
 package enum SQLComparison: Sendable {
     /// Null-safe equality, as Swift's `==`.
@@ -140,6 +151,12 @@ package enum SQLSwiftOperation: Sendable {
     case isEmpty
     /// `lhs / rhs` on floating-point values, with `(lhs, rhs)`: the quotient; a zero divisor stops the query.
     case floatDivide
+    /// `lhs / rhs` on integers, with `(lhs, rhs)`: the quotient, truncated toward zero; NULL for a zero divisor,
+    /// where Swift traps (so the row does not match).
+    case integerDivide
+    /// `lhs % rhs` on integers, with `(lhs, rhs)`: the remainder, with the sign of `lhs`; NULL for a zero
+    /// divisor, where Swift traps.
+    case integerRemainder
     /// `value!`, with `(value)`: the value; NULL stops the query.
     case forceUnwrap
 }

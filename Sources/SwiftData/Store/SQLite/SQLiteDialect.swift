@@ -54,6 +54,8 @@ struct SQLiteDialect: SQLDialect {
             // left as it was, for text that starts with a NUL).
             return "(length(\(arguments[0])) = 0)"
         case .floatDivide: function = "swiftdata_float_divide"
+        case .integerDivide: return "(\(arguments[0]) / \(arguments[1]))"
+        case .integerRemainder: return "(\(arguments[0]) % \(arguments[1]))"
         case .forceUnwrap: function = "swiftdata_unwrap"
         }
         return "\(function)(\(arguments.joined(separator: ", ")))"

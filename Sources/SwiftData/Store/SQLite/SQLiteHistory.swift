@@ -74,20 +74,13 @@ enum SQLiteHistory {
         let count = withUnsafeMutableBytes(of: &value) { read(descriptor, $0.baseAddress, $0.count) }
         return count == MemoryLayout<Int64>.size ? value : nil
     }
-
-    /// The attributes of an entity whose values a deletion keeps in history, in declaration order.
-    static func preservedAttributes(of entity: Schema.Entity) -> [Schema.Entity.Property] {
-        entity.persistedProperties.filter { property in
-            (property.schemaProperty as? Schema.Attribute)?.options.contains(.preserveValueOnDeletion) == true
-        }
-    }
 }
 
 extension SQLiteSaveWriter {
     /// The stored columns of the preserved attributes of rows about to be deleted, by key: read in the save's
     /// transaction, before the rows go. Empty when the entity preserves nothing.
     mutating func preservedValues(of entity: Schema.Entity, keys: [Int64]) throws -> [Int64: [(String, [SQLValue])]] {
-        let preserved = SQLiteHistory.preservedAttributes(of: entity)
+        let preserved = entity.attributesPreservedOnDeletion
         guard !preserved.isEmpty, let layout = store.layouts[entity.name] else { return [:] }
         let ranges = preserved.map { layout.columnRangeByProperty[$0.index] ?? 0..<0 }
         let columns = ranges.flatMap { $0.map { quoted(layout.columns[$0].name) } }
@@ -132,44 +125,9 @@ extension SQLiteSaveWriter {
         preserved: [[Int64: [(String, [SQLValue])]]]
     ) throws {
         guard !store.isMigrationStore else { return }
-        var recorded = RecordedChanges()
-        var sideUpdates = unlinkedRows
-        // Runs of inserted models of one entity make one group, less the inserts that overwrote a row.
-        var nextRewrite = 0
-        for (entity, positions) in insertRuns {
-            var keys: [Int64] = []
-            keys.reserveCapacity(positions.count)
-            for position in positions {
-                if nextRewrite < rewrites.count, rewrites[nextRewrite].position == position {
-                    if rewrites[nextRewrite].ofStoredRow {
-                        sideUpdates.note(insertedKeys[position], of: entity, slots: Self.allSlots(of: entity))
-                    }
-                    nextRewrite += 1
-                    continue
-                }
-                keys.append(insertedKeys[position])
-            }
-            recorded.appendInserts(entityName: entity.name, keys: keys)
-        }
-        var updates = UpdateRuns()
-        for storage in changes.updated {
-            guard let key = storage.identifier.primaryKey else { continue }
-            guard !sideUpdates.isEmpty, var slots = sideUpdates.take(key, of: storage.entity) else {
-                updates.append(key, of: storage.entity, slots: storage.changedSlots, to: &recorded)
-                continue
-            }
-            for slot in storage.changedSlots { slots.insert(slot) }
-            updates.append(key, of: storage.entity, slots: slots, to: &recorded)
-        }
-        for row in sideUpdates.rows where !row.slots.isEmpty {
-            updates.append(row.key, of: row.entity, slots: row.slots, to: &recorded)
-        }
-        updates.finish(to: &recorded)
-        for (position, (entity, keys)) in deleted.enumerated() {
-            for key in keys {
-                recorded.appendDelete(entityName: entity.name, key: key, preserved: preserved[position][key] ?? [])
-            }
-        }
+        let recorded = RecordedChanges(
+            insertRuns: insertRuns, insertedKeys: insertedKeys, rewrites: rewrites, updated: changes.updated,
+            storeSideUpdates: unlinkedRows, deleted: deleted, preserved: preserved)
         guard !recorded.isEmpty else { return }
         let program = RecordedTransaction.currentProgram
         try statement(
@@ -181,13 +139,6 @@ extension SQLiteSaveWriter {
             .text(program.bundleIdentifier), .text(program.processIdentifier), .blob(recorded.encoded()),
         ])
         recordedToken = connection.lastInsertedRowID
-    }
-
-    /// The slots of every persisted property of an entity: what an insert that overwrote a row wrote.
-    private static func allSlots(of entity: Schema.Entity) -> SlotSet {
-        var slots = SlotSet()
-        for index in entity.persistedProperties.indices { slots.insert(index) }
-        return slots
     }
 }
 

@@ -163,7 +163,7 @@ struct SQLiteSaveWriter {
     /// Whether each inserted model, in order, took over an existing row through a unique constraint.
     var insertedIsUpsert: [Bool] = []
     /// The inserted models that overwrote a row rather than adding one, in order, for history.
-    var rewrites: [Rewrite] = []
+    var rewrites: [InsertedRowRewrite] = []
     /// The rows this save deletes, by entity.
     var deletedRows: [(entity: Schema.Entity, keys: [Int64])] = []
     /// The rows this save deletes, made from `deletedRows` when a deletion first clears other rows' links to them.

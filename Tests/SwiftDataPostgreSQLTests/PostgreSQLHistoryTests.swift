@@ -1,0 +1,133 @@
+import Foundation
+import SwiftData
+import SwiftDataPostgreSQL
+import Testing
+
+@Model
+final class PGNote {
+    @Attribute(.preserveValueOnDeletion) var title: String
+    var body: String
+
+    init(title: String, body: String) {
+        self.title = title
+        self.body = body
+    }
+}
+
+/// Counts a container's remote-change notifications and keeps their tokens.
+final class RemoteChangeListener: @unchecked Sendable {
+    // @unchecked: the fields are guarded by `lock`.
+    private let lock = NSLock()
+    private var tokens: [DefaultHistoryToken] = []
+    private var observer: (any NSObjectProtocol)?
+
+    init(_ container: ModelContainer) {
+        observer = NotificationCenter.default.addObserver(
+            forName: ModelContainer.remoteChange, object: container, queue: nil
+        ) { [weak self] notification in
+            guard let self, let token = notification.userInfo?["historyToken"] as? DefaultHistoryToken else { return }
+            self.lock.withLock { self.tokens.append(token) }
+        }
+    }
+
+    deinit { observer.map(NotificationCenter.default.removeObserver) }
+
+    var received: [DefaultHistoryToken] { lock.withLock { tokens } }
+
+    /// Waits up to ten seconds for a notification with `token`.
+    func wait(for token: DefaultHistoryToken?) async throws -> [DefaultHistoryToken] {
+        for _ in 0..<200 where !received.contains(where: { $0 == token }) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return received
+    }
+}
+
+@Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))
+struct PostgreSQLHistoryTests {
+    @Test func eachSaveIsOneTransactionWithItsChanges() throws {
+        let (container, _) = try makePostgreSQLContainer(PGNote.self)
+        let context = ModelContext(container)
+        context.author = "editor"
+        let kept = PGNote(title: "kept", body: "a")
+        let gone = PGNote(title: "gone", body: "b")
+        context.insert(kept)
+        context.insert(gone)
+        try context.save()
+        kept.body = "changed"
+        try context.save()
+        context.delete(gone)
+        try context.save()
+
+        let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(history.count == 3)
+        #expect(history.map(\.author) == ["editor", "editor", "editor"])
+        #expect(zip(history, history.dropFirst()).allSatisfy { $0.token < $1.token })
+        let inserted = history[0].changes.compactMap { change -> PersistentIdentifier? in
+            if case .insert(let insert) = change { return insert.changedPersistentIdentifier }
+            return nil
+        }
+        #expect(Set(inserted) == [kept.persistentModelID, gone.persistentModelID])
+        guard case .update(let change) = history[1].changes.first, let update = change as? DefaultHistoryUpdate<PGNote>
+        else {
+            Issue.record("the second transaction is no update")
+            return
+        }
+        #expect(update.changedPersistentIdentifier == kept.persistentModelID)
+        #expect(update.updatedAttributes.contains(\.body))
+        guard case .delete(let change) = history[2].changes.first, let delete = change as? DefaultHistoryDelete<PGNote>
+        else {
+            Issue.record("the third transaction is no deletion")
+            return
+        }
+        #expect(delete.changedPersistentIdentifier == gone.persistentModelID)
+        #expect(delete.tombstone[\.title] as? String == "gone")
+
+        // Deleting history up to a token leaves the later transactions.
+        var upToFirst = HistoryDescriptor<DefaultHistoryTransaction>()
+        let first = history[0].token
+        upToFirst.predicate = #Predicate { $0.token <= first }
+        try context.deleteHistory(upToFirst)
+        #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count == 2)
+    }
+
+    @Test func anotherContainersSaveIsAnnouncedAndTheContainersOwnAreNot() async throws {
+        let (container, database) = try makePostgreSQLContainer(PGNote.self)
+        let listener = RemoteChangeListener(container)
+        let own = ModelContext(container)
+        for number in 0..<3 {
+            own.insert(PGNote(title: "own \(number)", body: ""))
+            try own.save()
+        }
+        let (otherContainer, _) = try makePostgreSQLContainer(PGNote.self, url: database)
+        let other = ModelContext(otherContainer)
+        other.insert(PGNote(title: "other", body: ""))
+        try other.save()
+
+        let history = try own.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(history.count == 4)
+        let tokens = try await listener.wait(for: history.last?.token)
+        #expect(tokens == [history.last?.token])
+        // Only the other container's save was announced: give a stray notification of an own save time to come.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(listener.received.count == 1)
+        // The other container's save reaches this container's contexts on their next fetch.
+        #expect(try own.fetchCount(FetchDescriptor<PGNote>()) == 4)
+    }
+
+    @Test func deletingEveryModelDeletesTheHistoryAndKeepsItsTokens() throws {
+        let (container, _) = try makePostgreSQLContainer(PGNote.self)
+        let context = ModelContext(container)
+        context.insert(PGNote(title: "one", body: ""))
+        try context.save()
+        let before = try #require(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).last)
+        try container.deleteAllData()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<PGNote>()) == 0)
+        let after = ModelContext(container)
+        after.insert(PGNote(title: "two", body: ""))
+        try after.save()
+        let history = try after.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(history.count == 1)
+        #expect(try #require(history.first).token > before.token)
+    }
+}
