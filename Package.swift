@@ -195,7 +195,7 @@ let package = Package(
         // Runs against the PostgreSQL server `SWIFTDATA_POSTGRESQL_URL` names (see the README).
         .testTarget(
             name: "SwiftDataPostgreSQLTests",
-            dependencies: ["SwiftDataPostgreSQL", "SwiftData"],
+            dependencies: ["SwiftDataPostgreSQL", "SwiftData", "PostgreSQLWriterHelper"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -206,6 +206,13 @@ let package = Package(
         .testTarget(
             name: "DifferentialTests",
             dependencies: ["SwiftData"],
+            swiftSettings: strictSettings
+        ),
+        // Another process saving to a PostgreSQL store, for the multi-process tests.
+        .executableTarget(
+            name: "PostgreSQLWriterHelper",
+            dependencies: ["SwiftData", "SwiftDataPostgreSQL"],
+            path: "Tests/Helpers/PostgreSQLWriterHelper",
             swiftSettings: strictSettings
         ),
         .executableTarget(

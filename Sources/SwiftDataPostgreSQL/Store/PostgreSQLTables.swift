@@ -37,16 +37,27 @@ struct PostgreSQLTables {
     ///   schema than this one; what the server throws.
     func open(_ connection: PostgreSQLConnection, allowsCreating: Bool) throws -> String {
         try checkServer(connection)
-        if let identifier = try existingIdentifier(connection) { return identifier }
+        let found = try existingStore(connection)
+        if let found, found.schema.entities == storedSchema.entities { return found.identifier }
         guard allowsCreating else {
             throw PostgreSQLError(
                 .foreignSchema, server: connection.server,
-                message: "the database has no SwiftData tables, and the store is read-only")
+                message: found == nil
+                    ? "the database has no SwiftData tables, and the store is read-only"
+                    : "the database holds another schema, and a read-only store cannot migrate it")
         }
         try connection.executeScript("BEGIN")
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.creationLock))")
-            let identifier = try existingIdentifier(connection) ?? create(connection)
+            let identifier: String
+            if let found = try existingStore(connection) {
+                if found.schema.entities != storedSchema.entities {
+                    try migrateAdditively(connection, from: found.schema)
+                }
+                identifier = found.identifier
+            } else {
+                identifier = try create(connection)
+            }
             try connection.executeScript("COMMIT")
             return identifier
         } catch {
@@ -73,8 +84,11 @@ struct PostgreSQLTables {
     /// The lock that creators of a store's tables take, so that one creates them.
     private static let creationLock: Int64 = 0x5357_4946_5444_4154
 
-    /// The identifier of the store the database holds, or nil when it holds no table at all.
-    private func existingIdentifier(_ connection: PostgreSQLConnection) throws -> String? {
+    /// The identifier and recorded schema of the store the database holds, or nil when it holds no table at all.
+    ///
+    /// - Throws: `PostgreSQLError.foreignSchema` when the database holds tables of another program.
+    private func existingStore(_ connection: PostgreSQLConnection) throws -> (identifier: String, schema: StoredSchema)?
+    {
         let tables = try connection.execute(
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename")
         let names = (0..<tables.rowCount).compactMap { tables.text(row: $0, column: 0) }
@@ -98,21 +112,7 @@ struct PostgreSQLTables {
             throw PostgreSQLError(
                 .foreignSchema, server: connection.server, message: "the store's metadata table is incomplete")
         }
-        let expected = storedSchema
-        guard stored.entities == expected.entities else {
-            let storedNames = Set(stored.entities.map(\.name))
-            let expectedNames = Set(expected.entities.map(\.name))
-            let changed = expected.entities.filter { entity in
-                stored.entities.first { $0.name == entity.name } != entity
-            }
-            throw PostgreSQLError(
-                .foreignSchema, server: connection.server,
-                message: "the database holds another schema (version \(stored.version)), and the PostgreSQL store "
-                    + "does not migrate yet; only in the database: \(storedNames.subtracting(expectedNames).sorted()), "
-                    + "only in the code: \(expectedNames.subtracting(storedNames).sorted()), "
-                    + "changed: \(changed.map(\.name).filter(storedNames.contains).sorted())")
-        }
-        return identifier
+        return (identifier, stored)
     }
 
     /// Creates the tables, indexes, key sequence and metadata, and returns the new store's identifier.
@@ -127,12 +127,7 @@ struct PostgreSQLTables {
                 for statement in createStatements(entity: entity, layout: layout) { try connection.execute(statement) }
             }
             for table in Self.joinTables(of: entity) {
-                try connection.execute(
-                    "CREATE TABLE \(dialect.quoted(table)) (\"owner\" bigint NOT NULL, \"target\" bigint NOT NULL, "
-                        + "PRIMARY KEY (\"owner\", \"target\"))")
-                try connection.execute(
-                    "CREATE INDEX \(dialect.quoted(indexName(table, "target"))) ON \(dialect.quoted(table)) (\"target\")"
-                )
+                for statement in joinTableStatements(table) { try connection.execute(statement) }
             }
         }
         let insert = "INSERT INTO \(metadata) (\"key\", \"value\") VALUES ($1, $2)"
@@ -143,29 +138,43 @@ struct PostgreSQLTables {
     }
 
     /// The `CREATE TABLE` of an entity's (or hierarchy's) table and its indexes.
-    private func createStatements(entity: Schema.Entity, layout: SQLTableLayout) -> [String] {
-        let table = dialect.quoted(layout.tableName)
+    func createStatements(entity: Schema.Entity, layout: SQLTableLayout) -> [String] {
         let definitions =
             ["\(dialect.quoted(SQLTableLayout.primaryKey)) bigint PRIMARY KEY"]
             + layout.columns.map { "\(dialect.quoted($0.name)) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")" }
-        var statements = ["CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"]
-        for column in layout.columns where column.isForeignKey {
-            statements.append(
-                "CREATE INDEX \(dialect.quoted(indexName(layout.tableName, column.name))) ON \(table) "
-                    + "(\(dialect.quoted(column.name)))")
-        }
-        for index in entity.indices {
-            statements.append(
-                "CREATE INDEX \(dialect.quoted(indexName(layout.tableName, index.joined(separator: "_")))) ON \(table) "
-                    + "(\(Self.indexedExpressions(index, entity: entity, layout: layout, dialect: dialect)))")
-        }
-        for constraint in entity.uniquenessConstraints {
-            statements.append(
-                "CREATE UNIQUE INDEX \(dialect.quoted(indexName(layout.tableName, constraint.joined(separator: "_"), unique: true))) "
-                    + "ON \(table) (\(Self.indexedExpressions(constraint, entity: entity, layout: layout, dialect: dialect)))"
-            )
-        }
-        return statements
+        return ["CREATE TABLE \(dialect.quoted(layout.tableName)) (\(definitions.joined(separator: ", ")))"]
+            + layout.columns.filter(\.isForeignKey).map { foreignKeyIndex(on: $0.name, of: layout) }
+            + entity.indices.map { index(on: $0, of: entity, layout: layout) }
+            + entity.uniquenessConstraints.map { uniqueIndex(on: $0, of: entity, layout: layout) }
+    }
+
+    /// The index on a to-one relationship's column, which loads the models that name a target.
+    func foreignKeyIndex(on column: String, of layout: SQLTableLayout) -> String {
+        "CREATE INDEX \(dialect.quoted(indexName(layout.tableName, column))) ON \(dialect.quoted(layout.tableName)) "
+            + "(\(dialect.quoted(column)))"
+    }
+
+    /// The index an `#Index` declares.
+    func index(on properties: [String], of entity: Schema.Entity, layout: SQLTableLayout) -> String {
+        "CREATE INDEX \(dialect.quoted(indexName(layout.tableName, properties.joined(separator: "_")))) ON "
+            + "\(dialect.quoted(layout.tableName)) "
+            + "(\(Self.indexedExpressions(properties, entity: entity, layout: layout, dialect: dialect)))"
+    }
+
+    /// The unique index of a uniqueness constraint.
+    func uniqueIndex(on properties: [String], of entity: Schema.Entity, layout: SQLTableLayout) -> String {
+        "CREATE UNIQUE INDEX \(dialect.quoted(indexName(layout.tableName, properties.joined(separator: "_"), unique: true))) "
+            + "ON \(dialect.quoted(layout.tableName)) "
+            + "(\(Self.indexedExpressions(properties, entity: entity, layout: layout, dialect: dialect)))"
+    }
+
+    /// The join table a many-to-many relationship owns, and its index on targets.
+    func joinTableStatements(_ table: String) -> [String] {
+        [
+            "CREATE TABLE \(dialect.quoted(table)) (\"owner\" bigint NOT NULL, \"target\" bigint NOT NULL, "
+                + "PRIMARY KEY (\"owner\", \"target\"))",
+            "CREATE INDEX \(dialect.quoted(indexName(table, "target"))) ON \(dialect.quoted(table)) (\"target\")",
+        ]
     }
 
     /// What an index over some properties indexes: each column of each property (a composite attribute has one per
@@ -193,7 +202,7 @@ struct PostgreSQLTables {
 
     /// An index's name: the table's and the columns', cut to fit PostgreSQL's names with a hash of the whole so
     /// that two long names stay apart.
-    private func indexName(_ table: String, _ columns: String, unique: Bool = false) -> String {
+    func indexName(_ table: String, _ columns: String, unique: Bool = false) -> String {
         let name = "\(table)_\(columns)_\(unique ? "unique" : "index")"
         guard name.utf8.count > PostgreSQLModelStore.longestName else { return name }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -1,0 +1,96 @@
+import Foundation
+import SwiftData
+import SwiftDataPostgreSQL
+import Testing
+
+enum PGMigrationV1 {
+    @Model
+    final class PGItem {
+        var name: String
+
+        init(name: String) {
+            self.name = name
+        }
+    }
+}
+
+enum PGMigrationV2 {
+    @Model
+    final class PGItem {
+        var name: String
+        var note: String?
+        @Relationship(inverse: \PGLabel.items) var labels: [PGLabel] = []
+
+        init(name: String, note: String?) {
+            self.name = name
+            self.note = note
+        }
+    }
+
+    @Model
+    final class PGLabel {
+        #Index<PGLabel>([\.text])
+        var text: String
+        var items: [PGItem] = []
+
+        init(text: String) {
+            self.text = text
+        }
+    }
+}
+
+enum PGMigrationV3 {
+    @Model
+    final class PGItem {
+        var title: String
+
+        init(title: String) {
+            self.title = title
+        }
+    }
+}
+
+/// A database written with an older schema opens with a newer one that only adds, and is refused otherwise.
+@Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))
+struct PostgreSQLMigrationTests {
+    @Test func aSchemaThatAddsOpensTheStoredRowsWithNewPropertiesEmpty() throws {
+        let (first, database) = try makePostgreSQLContainer(PGMigrationV1.PGItem.self)
+        let context = ModelContext(first)
+        let original = PGMigrationV1.PGItem(name: "kept")
+        context.insert(original)
+        try context.save()
+
+        let (second, _) = try makePostgreSQLContainer(PGMigrationV2.PGItem.self, url: database)
+        let reader = ModelContext(second)
+        let item = try #require(try reader.fetch(FetchDescriptor<PGMigrationV2.PGItem>()).first)
+        #expect(item.name == "kept")
+        #expect(item.note == nil)
+        #expect(item.labels.isEmpty)
+        let label = PGMigrationV2.PGLabel(text: "new")
+        item.labels = [label]
+        item.note = "now"
+        try reader.save()
+        let again = ModelContext(try makePostgreSQLContainer(PGMigrationV2.PGItem.self, url: database).0)
+        let read = try #require(try again.fetch(FetchDescriptor<PGMigrationV2.PGItem>()).first)
+        #expect(read.note == "now")
+        #expect(read.labels.map(\.text) == ["new"])
+        // The identity of the store is kept: the first container's identifiers name the same rows.
+        #expect(read.persistentModelID.storeIdentifier == original.persistentModelID.storeIdentifier)
+    }
+
+    @Test func aSchemaThatRemovesOrRenamesIsRefusedAndChangesNothing() throws {
+        let (first, database) = try makePostgreSQLContainer(PGMigrationV1.PGItem.self)
+        let context = ModelContext(first)
+        context.insert(PGMigrationV1.PGItem(name: "kept"))
+        try context.save()
+        do {
+            _ = try makePostgreSQLContainer(PGMigrationV3.PGItem.self, url: database)
+            Issue.record("a schema that renames a property opened")
+        } catch let error as SwiftDataError {
+            #expect(error == .loadIssueModelContainer)
+            #expect("\(error)".contains("PGItem.name"))
+        }
+        let reopened = ModelContext(try makePostgreSQLContainer(PGMigrationV1.PGItem.self, url: database).0)
+        #expect(try reopened.fetch(FetchDescriptor<PGMigrationV1.PGItem>()).map(\.name) == ["kept"])
+    }
+}
