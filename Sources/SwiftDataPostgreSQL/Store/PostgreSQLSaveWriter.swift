@@ -64,6 +64,8 @@ struct PostgreSQLSaveWriter {
             preserved.append(keys.isEmpty ? [:] : try delete(keys, of: entity))
         }
         try assignKeys(to: changes.inserted)
+        // New rows go in multi-row INSERTs of one entity each: one round trip per batch rather than per row.
+        var batch = RowBatch()
         for (position, model) in changes.inserted.enumerated() {
             let storage = model.storage
             currentEntityName = storage.entity.name
@@ -73,13 +75,26 @@ struct PostgreSQLSaveWriter {
             // An insert with the unique values of a stored row or an earlier insert overwrites that row: an upsert.
             switch keySources[position] {
             case .fresh:
-                _ = try execute(layout.insertSQL, key: key, columnsOf: layout.propertyIndexes, of: storage)
+                if batch.entity !== storage.entity || batch.isFull { try flush(&batch) }
+                if batch.isEmpty { batch = RowBatch(entity: storage.entity, layout: layout) }
+                batch.parameters.append(.integer(key))
+                for index in layout.propertyIndexes {
+                    let property = storage.entity.persistedProperties[index]
+                    try storage.appendColumnValues(of: property, to: &batch.parameters, keyOf: primaryKey(of:)) { _ in
+                        nil
+                    }
+                    try checkIsBytes(batch.parameters.last, of: property, in: storage)
+                }
+                batch.rowCount += 1
             case .storedRow, .earlierInsert:
+                // The row an earlier insert adds must be written before it is overwritten.
+                try flush(&batch)
                 rewrites.append(InsertedRowRewrite(position: position, ofStoredRow: keySources[position] == .storedRow))
                 try update(storage, key: key, slots: nil, layout: layout)
             }
             try writeJoinRows(storage, key: key, slots: nil)
         }
+        try flush(&batch)
         for storage in changes.updated {
             guard let key = storage.identifier.primaryKey else { continue }
             currentEntityName = storage.entity.name
@@ -89,6 +104,59 @@ struct PostgreSQLSaveWriter {
         }
         currentEntityName = nil
         try recordHistory(changes, deleted: deleted)
+    }
+
+    // MARK: - Batches
+
+    /// Rows of one entity waiting to be inserted together, with their parameters in `SQLTableLayout.insertSQL`'s
+    /// order, row after row.
+    private struct RowBatch {
+        /// PostgreSQL takes at most 65,535 parameters in a statement.
+        static let parameterLimit = 60_000
+        static let rowLimit = 1_000
+
+        private(set) var entity: Schema.Entity?
+        private(set) var layout: SQLTableLayout?
+        var parameters: [SQLValue] = []
+        var rowCount = 0
+
+        init() {}
+
+        init(entity: Schema.Entity, layout: SQLTableLayout) {
+            self.entity = entity
+            self.layout = layout
+        }
+
+        var isEmpty: Bool { rowCount == 0 }
+
+        /// True when another row might not fit.
+        var isFull: Bool {
+            rowCount >= Self.rowLimit || parameters.count + (parameters.count / max(rowCount, 1)) > Self.parameterLimit
+        }
+    }
+
+    /// Inserts a batch's rows in one statement, and empties it.
+    private func flush(_ batch: inout RowBatch) throws {
+        defer { batch = RowBatch() }
+        guard let entity = batch.entity, let layout = batch.layout, batch.rowCount > 0 else { return }
+        let width = batch.parameters.count / batch.rowCount
+        let columns =
+            ([SQLTableLayout.primaryKey]
+            + layout.propertyIndexes.compactMap { layout.columnRangeByProperty[$0] }.flatMap {
+                layout.columns[$0].map(\.name)
+            })
+            .map(dialect.quoted)
+        let typed = layout.typeColumnPosition != nil
+        let names = columns + (typed ? [dialect.quoted(SQLTableLayout.typeColumn)] : [])
+        let rows = (0..<batch.rowCount).map { row in
+            let placeholders =
+                (1...width).map { "$\(row * width + $0)" }
+                + (typed ? [dialect.stringLiteral(entity.name)] : [])
+            return "(" + placeholders.joined(separator: ", ") + ")"
+        }
+        try connection.execute(
+            "INSERT INTO \(dialect.quoted(layout.tableName)) (\(names.joined(separator: ", "))) VALUES "
+                + rows.joined(separator: ", "), batch.parameters)
     }
 
     // MARK: - History
