@@ -155,17 +155,6 @@ struct Workloads {
         return rows
     }
 
-    /// Reads every attribute of a model, as an app touching its data would.
-    func touch(_ item: BenchItem) -> Int {
-        item.number &+ item.shortText.utf8.count &+ item.longText.utf8.count &+ (item.flag ? 1 : 0) &+ Int(item.value)
-            &+ Int(item.date.timeIntervalSinceReferenceDate)
-    }
-
-    func touch(_ item: RawItem) -> Int {
-        item.number &+ item.shortText.utf8.count &+ item.longText.utf8.count &+ (item.flag ? 1 : 0) &+ Int(item.value)
-            &+ Int(item.date.timeIntervalSinceReferenceDate)
-    }
-
     // MARK: - W2 fetch all, W5 update, W6 delete
 
     func fetchUpdateDelete() throws -> [Measurement] {
@@ -436,4 +425,15 @@ struct Workloads {
 
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+}
+
+/// Reads every attribute of a model, as an app touching its data would.
+func touch(_ item: BenchItem) -> Int {
+    item.number &+ item.shortText.utf8.count &+ item.longText.utf8.count &+ (item.flag ? 1 : 0) &+ Int(item.value)
+        &+ Int(item.date.timeIntervalSinceReferenceDate)
+}
+
+func touch(_ item: RawItem) -> Int {
+    item.number &+ item.shortText.utf8.count &+ item.longText.utf8.count &+ (item.flag ? 1 : 0) &+ Int(item.value)
+        &+ Int(item.date.timeIntervalSinceReferenceDate)
 }

@@ -2,13 +2,15 @@ import Foundation
 import SwiftData
 
 // swiftdata-bench [--quick] [--json FILE] [--check [--baseline FILE]] [--only Wn] [--floor] [--compare FILE]
+//                 [--postgresql URI]
 //
 // Runs every workload next to the raw SQLite C API doing the same work, prints a table of medians and ratios,
 // optionally writes them as JSON, and with --check compares the ratios with a baseline (by default the committed
 // Thresholds/6.3/ratios.json), failing when a workload is more than 15% worse. --compare FILE takes the results
 // from a JSON file that --json wrote instead of running the workloads, so a check can be repeated against another
 // baseline. --floor instead prints what W2's read costs into objects of a few shapes without SwiftData (see
-// Floor.swift).
+// Floor.swift). With a PostgreSQL server (--postgresql URI, or the tests' SWIFTDATA_POSTGRESQL_URL), the PG-W
+// workloads also run the PostgreSQL store next to raw libpq, in databases they make and drop on that server.
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
@@ -41,6 +43,11 @@ if let comparedPath {
     if wanted("W7") { results += try workloads.relationships() }
     if wanted("W9") { results.append(try workloads.upserts()) }
     if wanted("W11") { results += try workloads.liveResults() }
+    let postgreSQL = value(of: "--postgresql") ?? ProcessInfo.processInfo.environment["SWIFTDATA_POSTGRESQL_URL"]
+    if let server = postgreSQL.flatMap(URL.init(string:)), wanted("PG") {
+        results += try PostgreSQLWorkloads(server: server, sizes: quick ? .quick : .full, harness: workloads.harness)
+            .all()
+    }
 }
 
 func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }

@@ -178,14 +178,18 @@ struct PostgreSQLTables {
     }
 
     /// What an index over some properties indexes: each column of each property (a composite attribute has one per
-    /// field), strings in the NFC form that predicates compare (see `PostgreSQLDialect`), so that an index serves
-    /// them and a unique index takes canonically equivalent strings for one value, as Swift does.
+    /// field), strings in the NFC form that predicates compare (see `PostgreSQLDialect`), in the order sorts use, so
+    /// that an index serves them and a unique index takes canonically equivalent strings for one value, as Swift
+    /// does.
     static func indexedExpressions(
         _ properties: [String], entity: Schema.Entity, layout: SQLTableLayout, dialect: PostgreSQLDialect
     ) -> String {
+        // NULLS FIRST: the order sorts ask for (`nil` first ascending, last descending), which an index in the
+        // default order cannot give.
         indexedColumns(properties, entity: entity, layout: layout).map { column in
-            column.sqlType.hasPrefix("text")
-                ? "(\(dialect.comparedForm(of: dialect.quoted(column.name))))" : dialect.quoted(column.name)
+            (column.sqlType.hasPrefix("text")
+                ? "(\(dialect.comparedForm(of: dialect.quoted(column.name))))" : dialect.quoted(column.name))
+                + " NULLS FIRST"
         }.joined(separator: ", ")
     }
 
