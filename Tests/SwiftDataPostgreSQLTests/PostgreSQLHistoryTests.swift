@@ -131,3 +131,42 @@ struct PostgreSQLHistoryTests {
         #expect(try #require(history.first).token > before.token)
     }
 }
+
+/// Live results on a PostgreSQL store follow the saves of other containers, which reach them over the store's
+/// notifications and history.
+@Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))
+struct PostgreSQLLiveResultsTests {
+    @Test @MainActor func aLiveQueryFollowsAnotherContainersSaves() async throws {
+        let (container, database) = try makePostgreSQLContainer(PGNote.self)
+        let context = ModelContext(container)
+        context.insert(PGNote(title: "b", body: "open"))
+        try context.save()
+        let observer = try ResultsObserver(
+            fetchDescriptor: FetchDescriptor<PGNote>(
+                predicate: #Predicate { $0.body == "open" }, sortBy: [SortDescriptor(\.title)]),
+            modelContext: context)
+        #expect(observer.results.map(\.title) == ["b"])
+
+        let (otherContainer, _) = try makePostgreSQLContainer(PGNote.self, url: database)
+        let other = ModelContext(otherContainer)
+        other.insert(PGNote(title: "a", body: "open"))
+        other.insert(PGNote(title: "c", body: "closed"))
+        try other.save()
+        var arrived = false
+        for _ in 0..<400 where !arrived {
+            arrived = observer.results.map(\.title) == ["a", "b"]
+            if !arrived { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(observer.results.map(\.title) == ["a", "b"])
+
+        let b = try #require(try other.fetch(FetchDescriptor<PGNote>(predicate: #Predicate { $0.title == "b" })).first)
+        b.body = "closed"
+        try other.save()
+        arrived = false
+        for _ in 0..<400 where !arrived {
+            arrived = observer.results.map(\.title) == ["a"]
+            if !arrived { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(observer.results.map(\.title) == ["a"])
+    }
+}
