@@ -82,7 +82,8 @@ struct PostgreSQLWorkloads {
     func all() throws -> [Measurement] {
         defer { removeDatabases() }
         let (indexed, counted) = try indexedAndCount()
-        return try [insert()] + fetchUpdateDelete() + [indexed, counted, upserts()]
+        return try [insert()] + fetchUpdateDelete() + [indexed, counted] + relationships() + enumerateAndOpen()
+            + [upserts()]
     }
 
     // MARK: - PG-W1 insert
@@ -197,6 +198,116 @@ struct PostgreSQLWorkloads {
             measure("PG-W3", "indexed predicate, sorted, limit 50 of \(count)", raw: raw3, ours: ours3),
             measure("PG-W4", "fetchCount with a predicate over \(count)", raw: raw4, ours: ours4)
         )
+    }
+
+    // MARK: - PG-W7 relationships
+
+    func relationships() throws -> [Measurement] {
+        let parents = sizes.parents
+        let rawDB = RawPostgreSQL(url: database())
+        rawDB.exec(
+            "CREATE TABLE parents (id bigint PRIMARY KEY, name text NOT NULL); "
+                + "CREATE TABLE children (id bigserial PRIMARY KEY, value bigint NOT NULL, parent bigint); "
+                + "CREATE INDEX children_parent ON children (parent); "
+                + "INSERT INTO parents SELECT p, 'p' || (p - 1) FROM generate_series(1, \(parents)) AS p; "
+                + "INSERT INTO children (value, parent) SELECT c, p FROM generate_series(1, \(parents)) AS p, "
+                + "generate_series(0, 9) AS c")
+        let store = try container(BenchParent.self, database())
+        let setup = ModelContext(store)
+        for parent in 0..<parents {
+            let model = BenchParent(name: "p\(parent)")
+            setup.insert(model)
+            model.children = (0..<10).map { BenchChild(value: $0) }
+        }
+        try setup.save()
+        rawDB.prepare("parents", "SELECT id, name FROM parents", parameters: 0)
+        rawDB.prepare("children", "SELECT id, value, parent FROM children ORDER BY parent", parameters: 0)
+        // Every parent read into a structure holding its children's structures, then every child touched.
+        let raw = try harness.median {
+            var parents: [RawParent] = []
+            var positions: [Int64: Int] = [:]
+            rawDB.run("parents", []) { result in
+                for row in 0..<PQntuples(result) {
+                    let id = Int64(String(cString: PQgetvalue(result, row, 0))) ?? 0
+                    positions[id] = parents.count
+                    parents.append(RawParent(id: id, name: String(cString: PQgetvalue(result, row, 1)), children: []))
+                }
+            }
+            rawDB.run("children", []) { result in
+                for row in 0..<PQntuples(result) {
+                    let parent = Int64(String(cString: PQgetvalue(result, row, 2))) ?? 0
+                    guard let position = positions[parent] else { continue }
+                    parents[position].children.append(
+                        RawChild(
+                            id: Int64(String(cString: PQgetvalue(result, row, 0))) ?? 0,
+                            value: Int(String(cString: PQgetvalue(result, row, 1))) ?? 0))
+                }
+            }
+            var total = 0
+            for parent in parents { for child in parent.children { total &+= child.value } }
+            blackHole(total)
+        }
+        let lazy = try harness.median {
+            var total = 0
+            for parent in try ModelContext(store).fetch(FetchDescriptor<BenchParent>()) {
+                for child in parent.children { total &+= child.value }
+            }
+            blackHole(total)
+        }
+        let prefetched = try harness.median {
+            var descriptor = FetchDescriptor<BenchParent>()
+            descriptor.relationshipKeyPathsForPrefetching = [\.children]
+            var total = 0
+            for parent in try ModelContext(store).fetch(descriptor) {
+                for child in parent.children { total &+= child.value }
+            }
+            blackHole(total)
+        }
+        return [
+            measure("PG-W7a", "\(parents) parents × 10 children, lazy", raw: raw, ours: lazy),
+            measure("PG-W7b", "\(parents) parents × 10 children, prefetched", raw: raw, ours: prefetched),
+        ]
+    }
+
+    // MARK: - PG-W8 enumerate, PG-W10 open
+
+    func enumerateAndOpen() throws -> [Measurement] {
+        let count = sizes.rows
+        let rawDB = RawPostgreSQL(url: database())
+        rawDB.exec(Self.rawTable)
+        fillRaw(rawDB, count)
+        let url = database()
+        try fillOurs(try container(BenchItem.self, url), count)
+        // Every row read into a struct and every field touched, in batches of 5,000 as enumerate reads them.
+        rawDB.prepare("batch", Self.selectItems + " WHERE id > $1 ORDER BY id LIMIT 5000", parameters: 1)
+        let raw8 = try harness.median {
+            var lastID: Int64 = 0
+            var seen = 0
+            while true {
+                let batch = rawDB.run("batch", [String(lastID)], RawPostgreSQL.items)
+                guard let last = batch.last else { break }
+                lastID = last.id
+                seen &+= batch.reduce(0) { $0 &+ touch($1) }
+            }
+            blackHole(seen)
+        }
+        let store = try container(BenchItem.self, url)
+        let ours8 = try harness.median {
+            var seen = 0
+            try ModelContext(store).enumerate(FetchDescriptor<BenchItem>()) { seen &+= touch($0) }
+            blackHole(seen)
+        }
+        // Opening: connecting and reading what says the tables are as expected.
+        let rawURL = database()
+        let raw10 = try harness.median {
+            let fresh = RawPostgreSQL(url: rawURL)
+            fresh.exec("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()")
+        }
+        let ours10 = try harness.median { blackHole(try container(BenchItem.self, url)) }
+        return [
+            measure("PG-W8", "enumerate \(count) rows", raw: raw8, ours: ours8),
+            measure("PG-W10", "open a container on a \(count)-row store", raw: raw10, ours: ours10),
+        ]
     }
 
     // MARK: - PG-W9 upserts
