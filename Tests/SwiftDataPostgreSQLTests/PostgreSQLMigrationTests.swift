@@ -50,6 +50,17 @@ enum PGMigrationV3 {
     }
 }
 
+enum PGMigrationV4 {
+    @Model
+    final class PGItem {
+        var name: URL
+
+        init(name: URL) {
+            self.name = name
+        }
+    }
+}
+
 /// A database written with an older schema opens with a newer one that only adds, and is refused otherwise.
 @Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))
 struct PostgreSQLMigrationTests {
@@ -92,5 +103,20 @@ struct PostgreSQLMigrationTests {
         }
         let reopened = ModelContext(try makePostgreSQLContainer(PGMigrationV1.PGItem.self, url: database).0)
         #expect(try reopened.fetch(FetchDescriptor<PGMigrationV1.PGItem>()).map(\.name) == ["kept"])
+    }
+
+    /// A `String` that became a `URL` keeps its column type, and its stored strings may be no URLs.
+    @Test func aTypeChangeThatKeepsTheColumnTypeIsRefused() throws {
+        let (first, database) = try makePostgreSQLContainer(PGMigrationV1.PGItem.self)
+        let context = ModelContext(first)
+        context.insert(PGMigrationV1.PGItem(name: "not a URL"))
+        try context.save()
+        do {
+            _ = try makePostgreSQLContainer(PGMigrationV4.PGItem.self, url: database)
+            Issue.record("a schema that changes a property's type opened")
+        } catch let error as SwiftDataError {
+            #expect(error == .loadIssueModelContainer)
+            #expect("\(error)".contains("PGItem.name changed"))
+        }
     }
 }

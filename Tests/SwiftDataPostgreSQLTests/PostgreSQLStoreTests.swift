@@ -146,3 +146,37 @@ struct PostgreSQLStoreTests {
         }
     }
 }
+
+/// Two stores in one database, each in a schema of its own.
+@Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))
+struct PostgreSQLSchemasTests {
+    /// The URI of a database with a search path.
+    private func url(_ database: URL, schema: String) throws -> URL {
+        var components = try #require(URLComponents(url: database, resolvingAgainstBaseURL: false))
+        components.queryItems =
+            (components.queryItems ?? []) + [URLQueryItem(name: "options", value: "-csearch_path=\(schema)")]
+        return try #require(components.url)
+    }
+
+    /// Each store's saves take locks of its own: a save that spans both does not wait for itself.
+    @Test func aSaveAcrossTwoStoresOfOneDatabaseCommitsBoth() throws {
+        let database = try TestServer.makeDatabase()
+        try TestServer.execute("CREATE SCHEMA notes", on: database)
+        try TestServer.execute("CREATE SCHEMA tags", on: database)
+        let container = try ModelContainer(
+            for: Schema([PGNote.self, PGTag.self]),
+            configurations: [
+                PostgreSQLConfiguration(
+                    "notes", schema: Schema([PGNote.self]), url: try url(database, schema: "notes")),
+                PostgreSQLConfiguration("tags", schema: Schema([PGTag.self]), url: try url(database, schema: "tags")),
+            ])
+        let context = ModelContext(container)
+        context.insert(PGNote(title: "n", body: ""))
+        context.insert(PGTag(label: "t"))
+        try context.save()
+        let reader = ModelContext(container)
+        #expect(try reader.fetchCount(FetchDescriptor<PGNote>()) == 1)
+        #expect(try reader.fetchCount(FetchDescriptor<PGTag>()) == 1)
+        #expect(try reader.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count == 2)
+    }
+}

@@ -65,10 +65,25 @@ struct PostgreSQLWorkloads {
         ]
     }
 
+    /// Inserts rows in one transaction, as a careful programmer would: 1,000 rows per prepared statement, as many
+    /// as the store puts in one statement.
     private func fillRaw(_ db: RawPostgreSQL, _ count: Int) {
+        let rowsPerStatement = 1_000
+        let values = (0..<rowsPerStatement).map { row in
+            "(" + (1...6).map { "$\(row * 6 + $0)" }.joined(separator: ", ") + ")"
+        }
         db.exec("BEGIN")
-        db.prepare("fill", Self.insertItem, parameters: 6)
-        for number in 0..<count { db.run("fill", Self.itemParameters(number)) { _ in () } }
+        db.prepare("fill", Self.insertItem + ", " + values.dropFirst().joined(separator: ", "), parameters: 6_000)
+        var start = 0
+        while start + rowsPerStatement <= count {
+            db.run("fill", (start..<start + rowsPerStatement).flatMap(Self.itemParameters)) { _ in () }
+            start += rowsPerStatement
+        }
+        if start < count {
+            db.prepare("rest", Self.insertItem, parameters: 6)
+            for number in start..<count { db.run("rest", Self.itemParameters(number)) { _ in () } }
+            db.exec("DEALLOCATE rest")
+        }
         db.exec("COMMIT; DEALLOCATE fill")
     }
 
@@ -120,7 +135,8 @@ struct PostgreSQLWorkloads {
             blackHole(rawDB.run("all", [], RawPostgreSQL.items).reduce(0) { $0 &+ touch($1) })
         }
         let oursFetch = try harness.median {
-            blackHole(try ModelContext(store).fetch(FetchDescriptor<BenchItem>()).reduce(0) { $0 &+ touch($1) })
+            let context = ModelContext(store)
+            blackHole(try context.fetch(FetchDescriptor<BenchItem>()).reduce(0) { $0 &+ touch($1) })
         }
 
         var rows: [RawItem] = []
@@ -183,7 +199,8 @@ struct PostgreSQLWorkloads {
             var descriptor = FetchDescriptor<BenchItem>(
                 predicate: #Predicate { $0.number > threshold }, sortBy: [SortDescriptor(\.number)])
             descriptor.fetchLimit = 50
-            blackHole(try ModelContext(store).fetch(descriptor).reduce(0) { $0 &+ touch($1) })
+            let context = ModelContext(store)
+            blackHole(try context.fetch(descriptor).reduce(0) { $0 &+ touch($1) })
         }
         rawDB.prepare("count", "SELECT count(*) FROM items WHERE flag AND number > $1", parameters: 1)
         let raw4 = try harness.median {
@@ -247,9 +264,11 @@ struct PostgreSQLWorkloads {
             for parent in parents { for child in parent.children { total &+= child.value } }
             blackHole(total)
         }
+        // The context lives through the loop, as an app's does: models of a released context load one by one.
         let lazy = try harness.median {
+            let context = ModelContext(store)
             var total = 0
-            for parent in try ModelContext(store).fetch(FetchDescriptor<BenchParent>()) {
+            for parent in try context.fetch(FetchDescriptor<BenchParent>()) {
                 for child in parent.children { total &+= child.value }
             }
             blackHole(total)
@@ -257,8 +276,9 @@ struct PostgreSQLWorkloads {
         let prefetched = try harness.median {
             var descriptor = FetchDescriptor<BenchParent>()
             descriptor.relationshipKeyPathsForPrefetching = [\.children]
+            let context = ModelContext(store)
             var total = 0
-            for parent in try ModelContext(store).fetch(descriptor) {
+            for parent in try context.fetch(descriptor) {
                 for child in parent.children { total &+= child.value }
             }
             blackHole(total)
@@ -298,12 +318,17 @@ struct PostgreSQLWorkloads {
             blackHole(seen)
         }
         // Opening: connecting and reading what says the tables are as expected.
-        let rawURL = database()
+        var rawOpened: [RawPostgreSQL] = []
         let raw10 = try harness.median {
-            let fresh = RawPostgreSQL(url: rawURL)
+            let fresh = RawPostgreSQL(url: rawDB.url)
             fresh.exec("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()")
+            rawOpened.append(fresh)
         }
-        let ours10 = try harness.median { blackHole(try container(BenchItem.self, url)) }
+        blackHole(rawOpened.count)
+        // The containers are released after the measurement: closing is not opening.
+        var opened: [ModelContainer] = []
+        let ours10 = try harness.median { opened.append(try container(BenchItem.self, url)) }
+        blackHole(opened.count)
         return [
             measure("PG-W8", "enumerate \(count) rows", raw: raw8, ours: ours8),
             measure("PG-W10", "open a container on a \(count)-row store", raw: raw10, ours: ours10),

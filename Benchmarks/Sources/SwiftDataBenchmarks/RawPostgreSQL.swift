@@ -5,8 +5,10 @@ import Foundation
 /// one transaction per batch of work.
 final class RawPostgreSQL {
     let connection: OpaquePointer
+    let url: URL
 
     init(url: URL) {
+        self.url = url
         connection = PQconnectdb(url.absoluteString)
         precondition(PQstatus(connection) == CONNECTION_OK, String(cString: PQerrorMessage(connection)))
     }

@@ -22,9 +22,13 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         self.server = ServerAddress.redacted(url)
         try Self.checkIsConnectionURI(url, server: server)
         // Defaults the URI's own settings override: a server that does not answer fails after ten seconds, not
-        // after the system's TCP timeout, and text travels as UTF-8.
-        let keywords = ["connect_timeout", "client_encoding", "dbname"]
-        let values = ["10", "UTF8", url.absoluteString]
+        // after the system's TCP timeout; a TCP connection whose network dropped silently is found out within about
+        // a minute (a listening connection waits quietly for hours); text travels as UTF-8.
+        let keywords = [
+            "connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count", "client_encoding",
+            "dbname",
+        ]
+        let values = ["10", "30", "10", "3", "UTF8", url.absoluteString]
         let handle = withCStrings(keywords) { keywords in
             withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }

@@ -8,8 +8,10 @@ internal import Synchronization
 /// Every save that records a history transaction announces its token on the store's channel (`pg_notify` in the
 /// save's transaction, so it is delivered when the save commits and never for one that rolls back). The watch
 /// listens on a connection of its own, on a thread of its own, and reports tokens this store object did not save.
-/// When its connection breaks (the server restarted), it connects again and reports the newest token then, since
-/// announcements made meanwhile were lost.
+/// When it has no connection (the server restarted, or could not be reached when the watch started), it tries again
+/// every half second and, once listening, reports the newest token, since announcements made meanwhile were lost
+/// (readers of the history skip the store's own transactions). libpq's TCP keepalives (see `PostgreSQLConnection`)
+/// tell a connection a network dropped silently from one that is only quiet.
 final class PostgreSQLChangeWatch: StoreChangeWatch, Sendable {
     /// Set once the watch stops; its thread ends at its next wake-up.
     private final class StopFlag: Sendable {
@@ -18,12 +20,12 @@ final class PostgreSQLChangeWatch: StoreChangeWatch, Sendable {
 
     private let stopped = StopFlag()
 
-    /// Starts watching, or returns nil when the server cannot be reached now.
-    init?(store: PostgreSQLModelStore, onChange: @escaping @Sendable (Int64) -> Void) {
+    /// Starts watching.
+    init(store: PostgreSQLModelStore, onChange: @escaping @Sendable (Int64) -> Void) {
         let url = store.configuration.url
         let channel = PostgreSQLHistory.channel(of: store.identifier)
         let own = store.ownTransactions
-        guard let first = try? Self.listen(url: url, channel: channel) else { return nil }
+        let first = try? Self.listen(url: url, channel: channel)
         let stopped = stopped
         let thread = Thread {
             // The connection is this thread's alone.
@@ -35,9 +37,7 @@ final class PostgreSQLChangeWatch: StoreChangeWatch, Sendable {
                     Thread.sleep(forTimeInterval: 0.5)
                     guard let fresh = try? Self.listen(url: url, channel: channel) else { continue }
                     listener = fresh
-                    if let newest = try? PostgreSQLHistory.newestToken(fresh), newest > 0, !own.madeHere(newest) {
-                        onChange(newest)
-                    }
+                    if let newest = try? PostgreSQLHistory.newestToken(fresh), newest > 0 { onChange(newest) }
                     continue
                 }
                 do {

@@ -12,8 +12,13 @@ enum PostgreSQLHistory {
     static let tableName = "_swiftdata_history"
     /// The metadata key of the greatest token whose transaction was deleted.
     static let deletedThroughKey = "historyDeletedThrough"
-    /// The lock a save holds from recording its transaction until it commits.
-    static let recordingLock: Int64 = 0x5357_4946_5448_4953
+    /// Takes, for the rest of the transaction, the lock a save of a store holds from recording its history
+    /// transaction until it commits. Advisory locks belong to the whole database, so the lock is the store's own:
+    /// a save that spans two stores of one database (in two schemas) takes two locks, not one twice.
+    static func lockRecording(of storeIdentifier: String, _ connection: PostgreSQLConnection) throws {
+        try connection.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text("swiftdata-history:" + storeIdentifier)])
+    }
 
     /// The statement that creates the history table.
     static var createSQL: String {
@@ -54,12 +59,14 @@ enum PostgreSQLHistory {
 extension PostgreSQLModelStore: StoreHistory {
     var recordedHistory: (any StoreHistory)? { self }
 
+    /// Reads the transactions and the deleted tokens in one snapshot of the database, so that a deletion between
+    /// the two reads cannot make the history look cut short.
     func transactions(after token: Int64?) throws -> (transactions: [RecordedTransaction], deletedThrough: Int64) {
         let sql =
             "SELECT \"token\", \"author\", \"timestamp\", \"bundle\", \"process\", \"changes\" FROM "
             + "\"\(PostgreSQLHistory.tableName)\" WHERE \"token\" > $1 ORDER BY \"token\""
         return try historyAccess("reading") {
-            try pool.withConnection { connection in
+            try inTransaction(isolation: "REPEATABLE READ READ ONLY") { connection in
                 let result = try connection.execute(sql, [.integer(token ?? 0)])
                 let transactions = try (0..<result.rowCount).map { row in
                     guard let token = result.integer(row: row, column: 0),
@@ -109,11 +116,14 @@ extension PostgreSQLModelStore: StoreHistory {
 
     // MARK: - Internal
 
-    /// Runs `body` in a transaction of its own on a connection of the pool.
-    func inTransaction<Result>(_ body: (PostgreSQLConnection) throws -> Result) throws -> Result {
+    /// Runs `body` in a transaction of its own on a connection of the pool, at an isolation level (PostgreSQL's
+    /// default, READ COMMITTED, when nil).
+    func inTransaction<Result>(isolation: String? = nil, _ body: (PostgreSQLConnection) throws -> Result) throws
+        -> Result
+    {
         let connection = try pool.take()
         defer { pool.give(connection) }
-        try connection.executeScript("BEGIN")
+        try connection.executeScript(isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
         do {
             let result = try body(connection)
             try connection.executeScript("COMMIT")

@@ -36,9 +36,11 @@ extension PostgreSQLModelStore {
         let sql = "TRUNCATE \(tables.sorted().map(dialect.quoted).joined(separator: ", "))"
         do {
             try inTransaction { connection in
-                try connection.execute("SELECT pg_advisory_xact_lock(\(PostgreSQLHistory.recordingLock))")
-                let newest = try PostgreSQLHistory.newestToken(connection)
+                // The tables first, as saves lock them first: a save waits for the truncation, and not the other
+                // way round while the truncation waits for the save's history lock.
                 try connection.execute(sql)
+                try PostgreSQLHistory.lockRecording(of: identifier, connection)
+                let newest = try PostgreSQLHistory.newestToken(connection)
                 try connection.execute("DELETE FROM \(dialect.quoted(PostgreSQLHistory.tableName))")
                 try PostgreSQLHistory.recordDeleted(through: newest, connection)
             }

@@ -41,6 +41,7 @@ struct PostgreSQLSaveWriter {
     }
 
     mutating func write(_ changes: StoreChanges) throws {
+        try lockUniqueValues(of: changes.inserted)
         // Deletions come first: a model inserted in place of a deleted one with the same unique values is a new
         // row, not an upsert onto the row this save deletes.
         var deleted: [(entity: Schema.Entity, keys: [Int64])] = []
@@ -68,6 +69,11 @@ struct PostgreSQLSaveWriter {
         var batch = RowBatch()
         for (position, model) in changes.inserted.enumerated() {
             let storage = model.storage
+            // The waiting rows go first when this one cannot join them; an upsert's row an earlier insert adds must
+            // be written before it is overwritten.
+            if keySources[position] != .fresh || batch.entity !== storage.entity || batch.isFull {
+                try flush(&batch)
+            }
             currentEntityName = storage.entity.name
             noteInsert(at: position, of: storage.entity)
             let key = insertedKeys[position]
@@ -75,7 +81,6 @@ struct PostgreSQLSaveWriter {
             // An insert with the unique values of a stored row or an earlier insert overwrites that row: an upsert.
             switch keySources[position] {
             case .fresh:
-                if batch.entity !== storage.entity || batch.isFull { try flush(&batch) }
                 if batch.isEmpty { batch = RowBatch(entity: storage.entity, layout: layout) }
                 batch.parameters.append(.integer(key))
                 for index in layout.propertyIndexes {
@@ -87,8 +92,6 @@ struct PostgreSQLSaveWriter {
                 }
                 batch.rowCount += 1
             case .storedRow, .earlierInsert:
-                // The row an earlier insert adds must be written before it is overwritten.
-                try flush(&batch)
                 rewrites.append(InsertedRowRewrite(position: position, ofStoredRow: keySources[position] == .storedRow))
                 try update(storage, key: key, slots: nil, layout: layout)
             }
@@ -136,9 +139,10 @@ struct PostgreSQLSaveWriter {
     }
 
     /// Inserts a batch's rows in one statement, and empties it.
-    private func flush(_ batch: inout RowBatch) throws {
+    private mutating func flush(_ batch: inout RowBatch) throws {
         defer { batch = RowBatch() }
         guard let entity = batch.entity, let layout = batch.layout, batch.rowCount > 0 else { return }
+        currentEntityName = entity.name
         let width = batch.parameters.count / batch.rowCount
         let columns =
             ([SQLTableLayout.primaryKey]
@@ -182,7 +186,7 @@ struct PostgreSQLSaveWriter {
             insertRuns: insertRuns, insertedKeys: insertedKeys, rewrites: rewrites, updated: changes.updated,
             storeSideUpdates: unlinkedRows, deleted: deleted, preserved: preserved)
         guard !recorded.isEmpty else { return }
-        try connection.execute("SELECT pg_advisory_xact_lock(\(PostgreSQLHistory.recordingLock))")
+        try PostgreSQLHistory.lockRecording(of: store.identifier, connection)
         let program = RecordedTransaction.currentProgram
         let result = try connection.execute(
             "INSERT INTO \(dialect.quoted(PostgreSQLHistory.tableName)) (\"author\", \"timestamp\", \"bundle\", "
@@ -228,16 +232,24 @@ struct PostgreSQLSaveWriter {
 
     // MARK: - Keys
 
+    /// Takes, for the rest of the transaction, a lock per table whose inserted models have unique values, in one
+    /// order and before the save locks any row: two saves inserting the same values then run one after the other,
+    /// and the second finds the first's row. The locks are the store's own (advisory locks belong to the database).
+    private func lockUniqueValues(of inserted: [any PersistentModel]) throws {
+        let constrainedTables = Set(
+            inserted.lazy.map(\.storage.entity).filter { !$0.uniquenessConstraints.isEmpty }.map(\.tableName))
+        for table in constrainedTables.sorted() {
+            try connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+                [.text("swiftdata-unique:\(store.identifier):\(table)")])
+        }
+    }
+
     /// Gives each inserted model its key: a stored row's or an earlier insert's when its unique values match
     /// theirs, a new one from the key sequence otherwise. Saves that insert models with unique values take a lock
     /// per table first, so that two processes inserting the same values end with one row.
     private mutating func assignKeys(to inserted: [any PersistentModel]) throws {
         guard !inserted.isEmpty else { return }
-        let constrainedTables = Set(
-            inserted.lazy.map(\.storage.entity).filter { !$0.uniquenessConstraints.isEmpty }.map(\.tableName))
-        for table in constrainedTables.sorted() {
-            try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("swiftdata:" + table)])
-        }
         let fresh = try connection.execute(
             "SELECT nextval('\(dialect.quoted(PostgreSQLModelStore.keySequence))') FROM generate_series(1, $1)",
             [.integer(Int64(inserted.count))])

@@ -22,14 +22,28 @@ extension PostgreSQLTables {
             else { continue }
             guard let old = storedByName[expected.name] else {
                 statements += createStatements(entity: entity, layout: layout)
-                statements += Self.joinTables(of: entity).flatMap(joinTableStatements)
                 continue
             }
+            try checkProperties(of: expected, against: old, connection)
             let table = dialect.quoted(layout.tableName)
-            for column in old.columns where !expected.columns.contains(column) {
-                throw refusal("\(expected.name).\(column.property) was removed or changed", connection)
+            for column in old.columns {
+                guard let new = expected.columns.first(where: { $0.name == column.name }),
+                    new.property == column.property, new.sqlType == column.sqlType,
+                    new.isForeignKey == column.isForeignKey, new.isNullable || !column.isNullable
+                else {
+                    throw refusal("\(expected.name).\(column.property) was removed or changed", connection)
+                }
+                // A property that became optional: its column takes NULL from now on.
+                if new.isNullable && !column.isNullable {
+                    statements.append("ALTER TABLE \(table) ALTER COLUMN \(dialect.quoted(column.name)) DROP NOT NULL")
+                }
             }
+            let oldProperties = Set(old.columns.map(\.property))
             for column in expected.columns where !old.columns.contains(where: { $0.name == column.name }) {
+                // A new field of a stored composite attribute: its stored values lack it.
+                guard !oldProperties.contains(column.property) else {
+                    throw refusal("\(expected.name).\(column.property) has a new field", connection)
+                }
                 guard column.isNullable else {
                     throw refusal(
                         "\(expected.name).\(column.property) is new and required; rows stored before have no value",
@@ -41,24 +55,64 @@ extension PostgreSQLTables {
             for joinTable in old.joinTables where !expected.joinTables.contains(joinTable) {
                 throw refusal("\(expected.name) no longer has the relationship of \(joinTable)", connection)
             }
-            for joinTable in expected.joinTables where !old.joinTables.contains(joinTable) {
-                statements += joinTableStatements(joinTable)
-            }
             for constraint in old.uniquenessConstraints where !expected.uniquenessConstraints.contains(constraint) {
                 throw refusal("\(expected.name) no longer has the uniqueness constraint \(constraint)", connection)
             }
+            // An index or constraint the database may hold already (one a version between dropped) is kept.
             for constraint in expected.uniquenessConstraints where !old.uniquenessConstraints.contains(constraint) {
-                statements.append(uniqueIndex(on: constraint, of: entity, layout: layout))
+                statements.append(ifNotExists(uniqueIndex(on: constraint, of: entity, layout: layout)))
             }
             for index in expected.indices where !old.indices.contains(index) {
-                statements.append(self.index(on: index, of: entity, layout: layout))
+                statements.append(ifNotExists(self.index(on: index, of: entity, layout: layout)))
             }
+        }
+        // Join tables of every entity, subclasses' included, that the database lacks.
+        for table in Set(entities.flatMap { Self.joinTables(of: $0) }).sorted() {
+            let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [.text(dialect.quoted(table))])
+            if exists.integer(row: 0, column: 0) != 1 { statements += joinTableStatements(table) }
         }
         for statement in statements { try connection.execute(statement) }
         let metadata = dialect.quoted(PostgreSQLModelStore.metadataTable)
         let update = "UPDATE \(metadata) SET \"value\" = $2 WHERE \"key\" = $1"
         try connection.execute(update, [.text("model"), .text(try storedSchema.encoded())])
         try connection.execute(update, [.text("schemaVersion"), .text(version.description)])
+    }
+
+    /// Refuses properties that keep their names and columns but change what they hold: an attribute of another
+    /// type (a `String` that became a `UUID` shares its column type), a relationship to another entity or of
+    /// another kind, and a new required to-one relationship (its column takes NULL for the stored rows).
+    private func checkProperties(
+        of expected: StoredSchema.Entity, against old: StoredSchema.Entity, _ connection: PostgreSQLConnection
+    ) throws {
+        for attribute in old.attributes ?? [] {
+            guard let new = expected.attributes?.first(where: { $0.name == attribute.name }) else { continue }
+            guard new.type == attribute.type else {
+                throw refusal(
+                    "\(expected.name).\(attribute.name) changed from \(attribute.type) to \(new.type)", connection)
+            }
+        }
+        for relationship in expected.relationships ?? [] {
+            guard let previous = old.relationships?.first(where: { $0.name == relationship.name }) else {
+                guard relationship.isToMany || relationship.isOptional else {
+                    throw refusal(
+                        "\(expected.name).\(relationship.name) is new and required; rows stored before have no value",
+                        connection)
+                }
+                continue
+            }
+            guard previous.destination == relationship.destination, previous.isToMany == relationship.isToMany
+            else {
+                throw refusal("\(expected.name).\(relationship.name) relates to another entity now", connection)
+            }
+        }
+    }
+
+    /// A `CREATE INDEX` or `CREATE UNIQUE INDEX` that does nothing when the index exists.
+    private func ifNotExists(_ statement: String) -> String {
+        for head in ["CREATE UNIQUE INDEX ", "CREATE INDEX "] where statement.hasPrefix(head) {
+            return head + "IF NOT EXISTS " + statement.dropFirst(head.count)
+        }
+        return statement
     }
 
     /// The error for a change of schema the store cannot make.

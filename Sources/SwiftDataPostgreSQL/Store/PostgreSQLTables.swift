@@ -38,7 +38,9 @@ struct PostgreSQLTables {
     func open(_ connection: PostgreSQLConnection, allowsCreating: Bool) throws -> String {
         try checkServer(connection)
         let found = try existingStore(connection)
-        if let found, found.schema.entities == storedSchema.entities { return found.identifier }
+        if let found, found.schema.entities == storedSchema.entities, try hasHistory(connection) || !allowsCreating {
+            return found.identifier
+        }
         guard allowsCreating else {
             throw PostgreSQLError(
                 .foreignSchema, server: connection.server,
@@ -48,12 +50,16 @@ struct PostgreSQLTables {
         }
         try connection.executeScript("BEGIN")
         do {
-            try connection.execute("SELECT pg_advisory_xact_lock(\(Self.creationLock))")
+            // One creator per schema at a time (advisory locks belong to the whole database).
+            try connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended('swiftdata-create:' || current_schema(), 0))")
             let identifier: String
             if let found = try existingStore(connection) {
                 if found.schema.entities != storedSchema.entities {
                     try migrateAdditively(connection, from: found.schema)
                 }
+                // A store made before it recorded history gets the table.
+                if try !hasHistory(connection) { try connection.execute(PostgreSQLHistory.createSQL) }
                 identifier = found.identifier
             } else {
                 identifier = try create(connection)
@@ -64,6 +70,13 @@ struct PostgreSQLTables {
             try? connection.executeScript("ROLLBACK")
             throw error
         }
+    }
+
+    /// True when the database has the history table.
+    private func hasHistory(_ connection: PostgreSQLConnection) throws -> Bool {
+        let result = try connection.execute(
+            "SELECT to_regclass($1) IS NOT NULL", [.text(dialect.quoted(PostgreSQLHistory.tableName))])
+        return result.integer(row: 0, column: 0) == 1
     }
 
     /// Refuses a server whose strings cannot compare as Swift's: one whose encoding is not UTF-8, or older than
@@ -80,9 +93,6 @@ struct PostgreSQLTables {
                     + "UTF8 and PostgreSQL 13 or later")
         }
     }
-
-    /// The lock that creators of a store's tables take, so that one creates them.
-    private static let creationLock: Int64 = 0x5357_4946_5444_4154
 
     /// The identifier and recorded schema of the store the database holds, or nil when it holds no table at all.
     ///

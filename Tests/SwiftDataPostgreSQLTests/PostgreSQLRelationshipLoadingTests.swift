@@ -1,0 +1,77 @@
+import Foundation
+import SwiftData
+import SwiftDataPostgreSQL
+import Testing
+
+/// The number of statements the server ran in a database so far: its committed transactions, one per statement
+/// outside a transaction.
+func committedTransactions(in database: URL) throws -> Int {
+    let name = try #require(database.path.split(separator: "/").last)
+    let server = try #require(TestServer.url)
+    let connection = try PostgreSQLConnection(url: server)
+    try connection.execute("SELECT pg_stat_clear_snapshot()")
+    let result = try connection.execute(
+        "SELECT xact_commit FROM pg_stat_database WHERE datname = $1", [.text(String(name))])
+    return Int(result.integer(row: 0, column: 0) ?? 0)
+}
+
+/// To-many relationships of a fetch's models load in one query per batch of owners, as on SQLite.
+@Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))
+struct PostgreSQLRelationshipLoadingTests {
+    @Test func lazyToManyRelationshipsLoadForTheWholeFetch() throws {
+        let (container, _) = try makePostgreSQLContainer(PGTrip.self)
+        let setup = ModelContext(container)
+        for number in 0..<50 {
+            let trip = PGTrip(code: "T\(number)", name: "trip \(number)")
+            setup.insert(trip)
+            trip.stops = (0..<3).map { PGStop(title: "stop \($0)", order: $0) }
+        }
+        try setup.save()
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<PGTrip>())
+        var loads = 0
+        for trip in trips { loads += trip.stops.count }
+        #expect(loads == 150)
+    }
+}
+
+@Model
+final class PGFolder {
+    var name: String
+    @Relationship(deleteRule: .cascade, inverse: \PGFile.folder) var files: [PGFile] = []
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+@Model
+final class PGFile {
+    var size: Int
+    var folder: PGFolder?
+
+    init(size: Int) {
+        self.size = size
+    }
+}
+
+extension PostgreSQLRelationshipLoadingTests {
+    @Test func ownersAndTargetsWithInterleavedKeysLoadInOneQuery() throws {
+        let (container, database) = try makePostgreSQLContainer(PGFolder.self)
+        let setup = ModelContext(container)
+        for number in 0..<50 {
+            let folder = PGFolder(name: "f\(number)")
+            setup.insert(folder)
+            folder.files = (0..<3).map { PGFile(size: $0) }
+        }
+        try setup.save()
+        let context = ModelContext(container)
+        let folders = try context.fetch(FetchDescriptor<PGFolder>())
+        let before = try committedTransactions(in: database)
+        var total = 0
+        for folder in folders { total += folder.files.count }
+        let after = try committedTransactions(in: database)
+        #expect(total == 150)
+        #expect(after - before <= 2)
+    }
+}
