@@ -50,7 +50,7 @@ package final class PostgreSQLResult {
         let text = PQgetvalue(result, row32, column32)!
         switch kinds[column] {
         case .boolean: return .integer(text.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0)
-        case .integer: return .integer(Int64(String(cString: text)) ?? 0)
+        case .integer: return .integer(Int64(strtoll(text, nil, 10)))
         case .real: return .real(Double(String(cString: text)) ?? .nan)
         case .bytes:
             var length = 0
@@ -58,7 +58,12 @@ package final class PostgreSQLResult {
             else { return .blob([]) }
             defer { PQfreemem(bytes) }
             return .blob(Array(UnsafeBufferPointer(start: bytes, count: length)))
-        case .text: return .text(String(cString: text))
+        case .text:
+            let length = Int(PQgetlength(result, row32, column32))
+            return .text(
+                String(
+                    decoding: UnsafeRawBufferPointer(start: text, count: length).bindMemory(to: UInt8.self),
+                    as: UTF8.self))
         }
     }
 

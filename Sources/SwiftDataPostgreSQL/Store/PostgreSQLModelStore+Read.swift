@@ -56,25 +56,31 @@ extension PostgreSQLModelStore: ModelStore {
         let sql = query.select(selectList, from: dialect.quoted(layout.tableName), dialect: dialect)
         let values = try run(sql, query.bindings, entity: entity, filtered: request.filter != nil)
         let width = layout.columns.count
+        // Every row's values in one array, each row a slice of it: one allocation per read, not one per row.
+        var all: [SQLValue] = []
+        all.reserveCapacity(values.rowCount * width)
+        for index in 0..<values.rowCount {
+            for column in 0..<width { all.append(values.value(row: index, column: column + 1)) }
+        }
+        let readSource = PostgreSQLRowSource(entity: entity, layout: layout, store: self)
         var sources: [String: PostgreSQLRowSource] = [:]
         let typePosition = layout.typeColumnPosition
         for index in 0..<values.rowCount {
-            let row = (0..<width).map { values.value(row: index, column: $0 + 1) }
-            var own = entity
-            if let typePosition, case .text(let name) = row[typePosition], name != entity.name,
+            let row = all[(index * width)..<((index + 1) * width)]
+            var source = readSource
+            // In a hierarchy's table, a row of a subclass is read as its own class.
+            if let typePosition, case .text(let name) = row[row.startIndex + typePosition], name != entity.name,
                 let member = entities.first(where: { $0.name == name })
             {
-                own = member
-            }
-            let source: PostgreSQLRowSource
-            if let known = sources[own.name] {
-                source = known
-            } else {
-                source = PostgreSQLRowSource(entity: own, layout: try self.layout(of: own), store: self)
-                sources[own.name] = source
+                if let known = sources[name] {
+                    source = known
+                } else {
+                    source = PostgreSQLRowSource(entity: member, layout: try self.layout(of: member), store: self)
+                    sources[name] = source
+                }
             }
             let key = values.integer(row: index, column: 0) ?? 0
-            try body(PostgreSQLRow(primaryKey: key, source: source, columns: row[...]))
+            try body(PostgreSQLRow(primaryKey: key, source: source, columns: row))
         }
     }
 
