@@ -142,3 +142,44 @@ struct PostgreSQLEdgeCaseTests {
         #expect(try reader.fetchCount(FetchDescriptor<PGSample>(predicate: #Predicate { $0.number / two == 2 })) == 1)
     }
 }
+
+@Model
+final class PGScan {
+    var name: String
+    @Attribute(.externalStorage) var image: Data?
+
+    init(name: String, image: Data?) {
+        self.name = name
+        self.image = image
+    }
+}
+
+extension PostgreSQLEdgeCaseTests {
+    /// External storage is kept in the row as bytes: every process on every machine reads it.
+    @Test func externalStorageRoundTripsInTheRow() throws {
+        let (container, database) = try makePostgreSQLContainer(PGScan.self)
+        let context = ModelContext(container)
+        let image = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        context.insert(PGScan(name: "big", image: image))
+        context.insert(PGScan(name: "none", image: nil))
+        try context.save()
+        let reader = ModelContext(try makePostgreSQLContainer(PGScan.self, url: database).0)
+        let scans = try reader.fetch(FetchDescriptor<PGScan>(sortBy: [SortDescriptor(\.name)]))
+        #expect(scans.map(\.name) == ["big", "none"])
+        #expect(scans.first?.image == image)
+        #expect(scans.last?.image == nil)
+    }
+
+    /// What PostgreSQL cannot evaluate exactly runs in memory, and a fetch that forbids that throws.
+    @Test func aPredicateOnlySwiftCanEvaluateIsRefusedInStrictMode() throws {
+        let (container, _) = try makePostgreSQLContainer(PGTrip.self)
+        let context = ModelContext(container)
+        context.insert(PGTrip(code: "a", name: "Caf\u{E9} trip"))
+        context.insert(PGTrip(code: "b", name: "Office"))
+        try context.save()
+        var descriptor = FetchDescriptor<PGTrip>(predicate: #Predicate { $0.name.localizedStandardContains("cafe") })
+        #expect(try context.fetch(descriptor).map(\.code) == ["a"])
+        descriptor.allowsInMemoryEvaluation = false
+        #expect(throws: SwiftDataError.unsupportedPredicate) { try context.fetch(descriptor) }
+    }
+}
