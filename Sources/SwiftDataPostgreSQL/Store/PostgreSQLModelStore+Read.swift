@@ -1,14 +1,7 @@
 internal import SwiftData
 
-/// A predicate as a PostgreSQL condition over an entity's table, with the values its parameters bind.
-struct PostgreSQLFilter: StoreFilter {
-    let sql: String
-    let bindings: [SQLValue]
-}
-
-/// Sort descriptors as a PostgreSQL `ORDER BY` clause.
-struct PostgreSQLSortOrder: StoreSortOrder {
-    let orderBy: String
+extension PostgreSQLModelStore: SQLTranslatingStore {
+    var sqlDialect: any SQLDialect { dialect }
 }
 
 extension PostgreSQLModelStore: ModelStore {
@@ -23,25 +16,13 @@ extension PostgreSQLModelStore: ModelStore {
     // MARK: - Translating
 
     func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) throws -> any StoreFilter {
-        do {
-            let clause = try PredicateTranslation.whereClause(
-                for: predicate, entity: entity, layouts: layouts, dialect: dialect)
-            return PostgreSQLFilter(sql: clause.sql, bindings: clause.bindings)
-        } catch let node as UnsupportedPredicateNode {
-            throw StoreCannotEvaluate(part: .predicate, reason: node.reason)
-        }
+        try translatedFilter(for: predicate, entity: entity)
     }
 
     func sortOrder<T: PersistentModel>(for sortBy: [SortDescriptor<T>], entity: Schema.Entity) throws
         -> any StoreSortOrder
     {
-        do {
-            return PostgreSQLSortOrder(
-                orderBy: try SortTranslation.orderBy(
-                    sortBy, entity: entity, layout: layout(of: entity), dialect: dialect))
-        } catch let node as UnsupportedPredicateNode {
-            throw StoreCannotEvaluate(part: .sort, reason: node.reason)
-        }
+        try translatedSortOrder(for: sortBy, entity: entity)
     }
 
     // MARK: - Reading
@@ -184,7 +165,7 @@ extension PostgreSQLModelStore: ModelStore {
         let key = "\(table).\(dialect.quoted(SQLTableLayout.primaryKey))"
         var query = PostgreSQLQuery()
         if let filter = request.filter {
-            guard let filter = filter as? PostgreSQLFilter else { throw Self.foreignPart(of: entity) }
+            guard let filter = filter as? SQLFilter else { throw Self.foreignPart(of: entity) }
             query.add(filter.sql)
             query.bindings += filter.bindings
         }
@@ -216,7 +197,7 @@ extension PostgreSQLModelStore: ModelStore {
             query.add(PostgreSQLKeyList(excluded.identifiers.compactMap(\.primaryKey)), on: key, negated: true)
         }
         if let sortOrder = request.sortOrder {
-            guard let sortOrder = sortOrder as? PostgreSQLSortOrder else { throw Self.foreignPart(of: entity) }
+            guard let sortOrder = sortOrder as? SQLSortOrder else { throw Self.foreignPart(of: entity) }
             query.orderBy = sortOrder.orderBy
         } else if request.ordersByIdentifier {
             query.orderBy = key

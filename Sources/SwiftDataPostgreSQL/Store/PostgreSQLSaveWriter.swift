@@ -382,7 +382,7 @@ struct PostgreSQLSaveWriter {
             properties = layout.propertyIndexes
         }
         guard !properties.isEmpty else {
-            guard try rowExists(key, layout) else { throw Self.rowDeletedElsewhere(storage) }
+            guard try rowExists(key, layout) else { throw SwiftDataError.rowDeletedElsewhere(storage) }
             return
         }
         let changed: Int
@@ -396,7 +396,7 @@ struct PostgreSQLSaveWriter {
                     + (try execute(layout.updateSQLByProperty[property]!, key: key, columnsOf: [property], of: storage))
             }
         }
-        guard changed > 0 else { throw Self.rowDeletedElsewhere(storage) }
+        guard changed > 0 else { throw SwiftDataError.rowDeletedElsewhere(storage) }
     }
 
     /// Rewrites the join-table rows of owned to-many relationships in the given slots (all when nil).
@@ -484,16 +484,6 @@ struct PostgreSQLSaveWriter {
                 parameters)
         }
         return preserved
-    }
-
-    private static func rowDeletedElsewhere(_ storage: ModelStorage) -> SwiftDataError {
-        SwiftDataError(
-            .modelValidationFailure,
-            "\(storage.entity.name) \(storage.identifier) has changes, but another context or process deleted its "
-                + "row since this context read it; nothing was written. Delete the model or roll back the context "
-                + "to resolve the conflict",
-            entityName: storage.entity.name
-        )
     }
 }
 

@@ -94,3 +94,17 @@ extension ModelStorage {
         }
     }
 }
+
+extension SwiftDataError {
+    /// The error of a save that changes a model whose row another context or process deleted since this context
+    /// read it: reporting the change as saved would lose it silently.
+    package static func rowDeletedElsewhere(_ storage: ModelStorage) -> SwiftDataError {
+        SwiftDataError(
+            .modelValidationFailure,
+            "\(storage.entity.name) \(storage.identifier) has changes, but another context or process deleted its "
+                + "row since this context read it; nothing was written. Delete the model or roll back the context "
+                + "to resolve the conflict",
+            entityName: storage.entity.name
+        )
+    }
+}

@@ -1,12 +1,5 @@
-/// A predicate as an SQL condition over an entity's table, with the values its parameters bind.
-struct SQLiteFilter: StoreFilter {
-    let sql: String
-    let bindings: [SQLValue]
-}
-
-/// Sort descriptors as an SQL `ORDER BY` clause.
-struct SQLiteSortOrder: StoreSortOrder {
-    let orderBy: String
+extension SQLiteStore: SQLTranslatingStore {
+    var sqlDialect: any SQLDialect { dialect }
 }
 
 extension SQLiteStore: ModelStore {
@@ -17,25 +10,13 @@ extension SQLiteStore: ModelStore {
     // MARK: - Translating
 
     func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) throws -> any StoreFilter {
-        do {
-            let clause = try PredicateTranslation.whereClause(
-                for: predicate, entity: entity, layouts: layouts, dialect: dialect)
-            return SQLiteFilter(sql: clause.sql, bindings: clause.bindings)
-        } catch let node as UnsupportedPredicateNode {
-            throw StoreCannotEvaluate(part: .predicate, reason: node.reason)
-        }
+        try translatedFilter(for: predicate, entity: entity)
     }
 
     func sortOrder<T: PersistentModel>(for sortBy: [SortDescriptor<T>], entity: Schema.Entity) throws
         -> any StoreSortOrder
     {
-        do {
-            return SQLiteSortOrder(
-                orderBy: try SortTranslation.orderBy(
-                    sortBy, entity: entity, layout: layout(of: entity), dialect: dialect))
-        } catch let node as UnsupportedPredicateNode {
-            throw StoreCannotEvaluate(part: .sort, reason: node.reason)
-        }
+        try translatedSortOrder(for: sortBy, entity: entity)
     }
 
     // MARK: - Reading
@@ -188,7 +169,7 @@ extension SQLiteStore: ModelStore {
             bindings += condition.bindings
         }
         if let filter = request.filter {
-            guard let filter = filter as? SQLiteFilter else { throw Self.foreignPart(of: entity) }
+            guard let filter = filter as? SQLFilter else { throw Self.foreignPart(of: entity) }
             add(filter.sql)
             bindings += filter.bindings
         }
@@ -229,7 +210,7 @@ extension SQLiteStore: ModelStore {
         }
         var query = SQLQuery(whereClause: whereClause, bindings: bindings)
         if let sortOrder = request.sortOrder {
-            guard let sortOrder = sortOrder as? SQLiteSortOrder else { throw Self.foreignPart(of: entity) }
+            guard let sortOrder = sortOrder as? SQLSortOrder else { throw Self.foreignPart(of: entity) }
             query.orderBy = sortOrder.orderBy
         } else if request.ordersByIdentifier {
             query.orderBy = dialect.quoted(SQLTableLayout.primaryKey)

@@ -340,7 +340,7 @@ struct SQLiteSaveWriter {
     /// this context read it. Reporting the change as saved would lose it silently.
     private func checkRowWasUpdated(_ storage: ModelStorage) throws {
         guard connection.changedRowCount == 0 else { return }
-        throw Self.rowDeletedElsewhere(storage)
+        throw SwiftDataError.rowDeletedElsewhere(storage)
     }
 
     /// Throws when the model's row is gone, for a change that updates no column of it (only links stored in join
@@ -351,17 +351,7 @@ struct SQLiteSaveWriter {
         try parameters.append(.integer(key))
         defer { lookup.reset() }
         guard try !lookup.step() else { return }
-        throw Self.rowDeletedElsewhere(storage)
-    }
-
-    private static func rowDeletedElsewhere(_ storage: ModelStorage) -> SwiftDataError {
-        SwiftDataError(
-            .modelValidationFailure,
-            "\(storage.entity.name) \(storage.identifier) has changes, but another context or process deleted its "
-                + "row since this context read it; nothing was written. Delete the model or roll back the context "
-                + "to resolve the conflict",
-            entityName: storage.entity.name
-        )
+        throw SwiftDataError.rowDeletedElsewhere(storage)
     }
 
     /// Runs an `INSERT` or `UPDATE` whose parameters are the primary key followed by the columns of the given
