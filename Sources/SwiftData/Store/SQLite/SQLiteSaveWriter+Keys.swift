@@ -120,7 +120,10 @@ extension SQLiteSaveWriter {
     /// key; an update leaves it as it was, so it is cleared first: whatever an earlier insert left there (a row of
     /// another table, the history's last transaction) can equal the new key. A different value means the row was
     /// taken over, and its key is looked up.
-    func upsertRow(_ storage: ModelStorage, key: Int64, statement: SQLiteStatement, plan: EntityPlan) throws
+    ///
+    /// `mutating` although it changes nothing: `write` then passes the writer in place, where a call of a
+    /// non-mutating method copied the whole writer, retaining each of its references, for every row.
+    mutating func upsertRow(_ storage: ModelStorage, key: Int64, statement: SQLiteStatement, plan: EntityPlan) throws
         -> (key: Int64, overwrote: Bool)
     {
         connection.resetLastInsertedRowID()
