@@ -4,7 +4,7 @@ import Testing
 @testable import SwiftData
 
 /// A model with one non-optional unique attribute that nothing refers to: each insert is saved with one
-/// `INSERT … ON CONFLICT … DO UPDATE` statement, and the row's key is looked up only after a conflict.
+/// `INSERT … ON CONFLICT … DO UPDATE` statement, whose update names the row it overwrites.
 @Model
 final class Setting {
     @Attribute(.unique) var name: String
@@ -85,7 +85,10 @@ final class Marker {
         let container = try makeInMemoryContainer(Counter.self, Marker.self)
         let store = container.sqliteStores[0]
         let counterSQL = try #require(store.upsertSQL(for: Schema.Entity.of(Counter.self)))
-        #expect(counterSQL.hasSuffix(#"ON CONFLICT("number") DO UPDATE SET "count" = excluded."count""#))
+        #expect(
+            counterSQL.hasSuffix(
+                #"ON CONFLICT("number") DO UPDATE SET "count" = excluded."count" WHERE swiftdata_overwritten_row("_pk")"#
+            ))
         let markerSQL = try #require(store.upsertSQL(for: Schema.Entity.of(Marker.self)))
         #expect(markerSQL.hasSuffix(#"ON CONFLICT("code") DO NOTHING"#))
 

@@ -1,7 +1,9 @@
 extension SQLiteStore {
     /// The statement that inserts a row of an entity or, when its unique value is taken, updates the row that
-    /// holds it: `INSERT … ON CONFLICT(column) DO UPDATE SET …` (the dialect's `upsertClause`). One statement does what otherwise takes a lookup
-    /// and then an insert or an update; the row's key is looked up only after a conflict.
+    /// holds it: `INSERT … ON CONFLICT(column) DO UPDATE SET … WHERE swiftdata_overwritten_row("_pk")` (the
+    /// dialect's `upsertClause`, whose update names the row it overwrites). One statement does what otherwise takes
+    /// a lookup and then an insert or an update. When the entity has no column to update, the statement does
+    /// nothing on a conflict, and the row's key is looked up after it.
     ///
     /// Nil unless the statement gives exactly the lookup's result: the entity has one uniqueness constraint, on one
     /// column that cannot be NULL (`ON CONFLICT` never matches NULLs, the lookup does); nothing can refer to its
@@ -24,7 +26,12 @@ extension SQLiteStore {
         let updated = layout.columns
             .filter { $0.name != column.name || !Self.equalValuesAreIdentical(in: $0) }
             .map(\.name)
-        return layout.insertSQL + dialect.upsertClause(conflictColumn: column.name, updatedColumns: updated)
+        let upsert = layout.insertSQL + dialect.upsertClause(conflictColumn: column.name, updatedColumns: updated)
+        // The update names the row it overwrites, which spares looking the row up by its unique value after the
+        // statement (see `SQLiteConnection.overwrittenRowFunction`). A statement that does nothing on a conflict
+        // has no update to name it: the lookup finds it.
+        guard !updated.isEmpty else { return upsert }
+        return upsert + " WHERE \(SQLiteConnection.overwrittenRowFunction)(\(quoted(SQLTableLayout.primaryKey)))"
     }
 
     /// True when values of the column that compare equal are the same value.
