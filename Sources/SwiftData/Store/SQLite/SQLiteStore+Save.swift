@@ -474,6 +474,9 @@ struct SQLiteSaveWriter {
         property: Schema.Entity.Property,
         to values: inout some ColumnValueSink
     ) throws {
+        // Most attributes encode straight from their slots. The closures the other properties need are made only
+        // for those: making them copied the whole writer, retaining each of its references, on every call.
+        if let encoded = storage.slotEncodedValue(of: property) { return try values.append(encoded) }
         try storage.appendColumnValues(of: property, to: &values, keyOf: primaryKey(of:)) { data in
             guard let external = store.external, data.count >= ExternalDataStore.threshold else { return nil }
             let name = try external.write(data)
