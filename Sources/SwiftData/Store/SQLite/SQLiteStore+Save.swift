@@ -231,8 +231,9 @@ struct SQLiteSaveWriter {
         let givesKeysFirst = !store.givesKeysAsRowsAreWritten
         if givesKeysFirst {
             for model in changes.inserted {
-                currentEntity = model.storage.entity
-                try assignKey(to: model.storage)
+                let storage = model.storage
+                currentEntity = storage.entity
+                try assignKey(to: storage)
             }
         }
         // The rows this save writes for entities with unique constraints: a second insert with the key of a row
@@ -240,10 +241,11 @@ struct SQLiteSaveWriter {
         var written: Set<RowKey> = []
         for (position, model) in changes.inserted.enumerated() {
             let storage = model.storage
-            currentEntity = storage.entity
-            noteInsert(at: position, of: storage.entity)
+            let entity = storage.entity
+            currentEntity = entity
+            noteInsert(at: position, of: entity)
             if !givesKeysFirst { try assignKey(to: storage) }
-            let plan = try plan(for: storage.entity)
+            let plan = try plan(for: entity)
             if let upsert = plan.upsert {
                 let (key, overwrote) = try upsertRow(
                     storage, key: insertedKeys[position], statement: upsert, plan: plan)

@@ -11,14 +11,7 @@ extension SQLiteStore {
     /// was given before any row is written; and it is not part of an inheritance hierarchy and has no external
     /// storage, whose files an update must account for before it runs.
     func upsertSQL(for entity: Schema.Entity) -> String? {
-        guard entity.uniquenessConstraints.count == 1, entity.uniquenessConstraints[0].count == 1,
-            entity.superentityType == nil, entity.knownSubentities.isEmpty,
-            !entity.hasRelationships, !entity.usesExternalStorage,
-            !isReferenced(entity),
-            let layout = layouts[entity.name],
-            let column = layout.columns.first(where: { $0.name == entity.uniquenessConstraints[0][0] }),
-            !column.isNullable
-        else { return nil }
+        guard let (layout, column) = upsertConflict(of: entity) else { return nil }
         // Every column takes the inserted model's value, as the lookup's update writes them. The unique one
         // changes only when equal values can differ: a canonically equivalent spelling of a string replaces the
         // stored one, and so does -0.0 a stored 0.0. Equal integers and bytes are the same value, and leaving
@@ -32,6 +25,24 @@ extension SQLiteStore {
         // has no update to name it: the lookup finds it.
         guard !updated.isEmpty else { return upsert }
         return upsert + " WHERE \(SQLiteConnection.overwrittenRowFunction)(\(quoted(SQLTableLayout.primaryKey)))"
+    }
+
+    /// True when the entity's inserts are written with `upsertSQL(for:)`.
+    func writesInsertsWithUpsert(_ entity: Schema.Entity) -> Bool {
+        upsertConflict(of: entity) != nil
+    }
+
+    /// The entity's layout and the column of its one uniqueness constraint, when `upsertSQL(for:)` serves it.
+    private func upsertConflict(of entity: Schema.Entity) -> (SQLTableLayout, SQLTableLayout.Column)? {
+        guard entity.uniquenessConstraints.count == 1, entity.uniquenessConstraints[0].count == 1,
+            entity.superentityType == nil, entity.knownSubentities.isEmpty,
+            !entity.hasRelationships, !entity.usesExternalStorage,
+            !isReferenced(entity),
+            let layout = layouts[entity.name],
+            let column = layout.columns.first(where: { $0.name == entity.uniquenessConstraints[0][0] }),
+            !column.isNullable
+        else { return nil }
+        return (layout, column)
     }
 
     /// True when values of the column that compare equal are the same value.
