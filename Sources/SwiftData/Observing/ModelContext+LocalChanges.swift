@@ -60,7 +60,11 @@ struct LocalChangeObservers {
 extension ModelContext {
     /// Tells the observers of this context's in-memory changes of one.
     func noteLocalChange(_ change: LocalChange) {
-        guard !localChangeObservers.isEmpty else { return }
+        // Without an observer anywhere in the process, the context's list is not read: reading it is an access the
+        // run time checks, on every insert of programs that observe nothing.
+        guard LocalChangeObservers.liveCount.load(ordering: .relaxed) > 0, !localChangeObservers.isEmpty else {
+            return
+        }
         // A copy: an observer told of the change may add another (a new live query made in its handler).
         let observers = localChangeObservers
         if observers.notify(change) { localChangeObservers.removeReleased() }

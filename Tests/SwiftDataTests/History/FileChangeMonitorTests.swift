@@ -43,6 +43,30 @@ import Testing
         #expect(try await direct.wait(for: before + 1) > before)
     }
 
+    /// A file is reported once closed after writing: writes to files kept open, as SQLite keeps its log, wake
+    /// nothing, and neither do the writes of a signal before its close.
+    @Test func aFileIsReportedWhenClosedAfterWriting() async throws {
+        let directory = try TemporaryDirectory()
+        let counter = Counter()
+        let signal = directory.url.appendingPathComponent("signal")
+        let log = directory.url.appendingPathComponent("log")
+        #expect(FileManager.default.createFile(atPath: signal.path, contents: nil))
+        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
+        let identifier = FileChangeMonitor.shared.register(directory: directory.url.path, fileNames: ["signal"]) {
+            counter.increment()
+        }
+        defer { FileChangeMonitor.shared.unregister(identifier) }
+        let logHandle = try FileHandle(forWritingTo: log)
+        defer { try? logHandle.close() }
+        let signalHandle = try FileHandle(forWritingTo: signal)
+        for page in 0..<20 { try logHandle.write(contentsOf: Data(repeating: UInt8(page), count: 4096)) }
+        try signalHandle.write(contentsOf: Data([1]))
+        try await _Concurrency.Task.sleep(for: .milliseconds(200))
+        #expect(counter.count == 0)
+        try signalHandle.close()
+        #expect(try await counter.wait(for: 1) >= 1)
+    }
+
     @Test func aDirectoryThatCannotBeWatchedIsCheckedOnTheTimer() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         let counter = Counter()

@@ -4,7 +4,7 @@ import Testing
 @testable import SwiftData
 
 /// A model with one non-optional unique attribute that nothing refers to: each insert is saved with one
-/// `INSERT … ON CONFLICT … DO UPDATE` statement, and the row's key is looked up only after a conflict.
+/// `INSERT … ON CONFLICT … DO UPDATE` statement, whose update names the row it overwrites.
 @Model
 final class Setting {
     @Attribute(.unique) var name: String
@@ -85,7 +85,10 @@ final class Marker {
         let container = try makeInMemoryContainer(Counter.self, Marker.self)
         let store = container.sqliteStores[0]
         let counterSQL = try #require(store.upsertSQL(for: Schema.Entity.of(Counter.self)))
-        #expect(counterSQL.hasSuffix(#"ON CONFLICT("number") DO UPDATE SET "count" = excluded."count""#))
+        #expect(
+            counterSQL.hasSuffix(
+                #"ON CONFLICT("number") DO UPDATE SET "count" = excluded."count" WHERE swiftdata_overwritten_row("_pk")"#
+            ))
         let markerSQL = try #require(store.upsertSQL(for: Schema.Entity.of(Marker.self)))
         #expect(markerSQL.hasSuffix(#"ON CONFLICT("code") DO NOTHING"#))
 
@@ -108,6 +111,43 @@ final class Marker {
         let rows = try ModelContext(container).fetch(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.number)]))
         #expect(rows.map(\.count) == [10, 21, 30])
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Marker>()) == 1)
+    }
+
+    /// A store whose unique entities the statement all serves gives each model its key as its row is written:
+    /// each table gives its keys in the order the save lists its models, conflicting ones included, as when every
+    /// key was given before the first row.
+    @Test func keysFollowTheSaveOrderWhenGivenAsRowsAreWritten() throws {
+        let container = try makeInMemoryContainer(Counter.self, Marker.self)
+        #expect(container.sqliteStores[0].givesKeysAsRowsAreWritten)
+        let writer = ModelContext(container)
+        let counters = [Counter(number: 1, count: 1), Counter(number: 2, count: 2), Counter(number: 3, count: 3)]
+        let markers = [Marker(code: 1), Marker(code: 2)]
+        for (counter, marker) in zip(counters, markers) {
+            writer.insert(counter)
+            writer.insert(marker)
+        }
+        writer.insert(counters[2])
+        try writer.save()
+        #expect(counters.map(\.persistentModelID.primaryKey) == [1, 2, 3])
+        #expect(markers.map(\.persistentModelID.primaryKey) == [1, 2])
+
+        // The insert that takes over a stored row was given a key too, which the next new row does not reuse.
+        let context = ModelContext(container)
+        let inserted = [Counter(number: 2, count: 20), Counter(number: 4, count: 4), Counter(number: 5, count: 5)]
+        let marker = Marker(code: 3)
+        context.insert(inserted[0])
+        context.insert(marker)
+        context.insert(inserted[1])
+        context.insert(inserted[2])
+        try context.save()
+        #expect(inserted.map(\.persistentModelID.primaryKey) == [2, 5, 6])
+        #expect(marker.persistentModelID.primaryKey == 3)
+    }
+
+    /// A store with a relationship gives every key before the first row is written.
+    @Test func aStoreWithRelationshipsGivesKeysFirst() throws {
+        let container = try makeInMemoryContainer(Counter.self, Trip.self)
+        #expect(!container.sqliteStores[0].givesKeysAsRowsAreWritten)
     }
 
     /// Entities the statement cannot serve keep the lookup: `TripTag` is referred to by trips, `Trip` has no

@@ -28,6 +28,15 @@ package struct StoreSideUpdates {
 
     package var isEmpty: Bool { rows.isEmpty }
 
+    /// The number of rows noted.
+    package var count: Int { rows.count }
+
+    /// Makes room for `total` rows without growing again.
+    package mutating func reserveCapacity(_ total: Int) {
+        rows.reserveCapacity(total)
+        positions.reserveCapacity(total)
+    }
+
     /// Notes that the row with `key`, of `entity`, changed the properties of the given slots.
     package mutating func note(_ key: Int64, of entity: Schema.Entity, slots: SlotSet) {
         let row = RowKey(table: ObjectIdentifier(entity.rootEntity), key: key)
@@ -114,15 +123,18 @@ extension RecordedChanges {
     ) {
         var recorded = RecordedChanges()
         var sideUpdates = storeSideUpdates
+        // Sized once for the stored rows inserts overwrote: growing the table as they came rehashed it many times.
+        sideUpdates.reserveCapacity(sideUpdates.count + rewrites.count(where: \.ofStoredRow))
         // Runs of inserted models of one entity make one group, less the inserts that overwrote a row.
         var nextRewrite = 0
         for (entity, positions) in insertRuns {
             var keys: [Int64] = []
             keys.reserveCapacity(positions.count)
+            let allSlots = entity.allPersistedSlots
             for position in positions {
                 if nextRewrite < rewrites.count, rewrites[nextRewrite].position == position {
                     if rewrites[nextRewrite].ofStoredRow {
-                        sideUpdates.note(insertedKeys[position], of: entity, slots: entity.allPersistedSlots)
+                        sideUpdates.note(insertedKeys[position], of: entity, slots: allSlots)
                     }
                     nextRewrite += 1
                     continue

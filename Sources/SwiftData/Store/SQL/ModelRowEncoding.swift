@@ -15,6 +15,13 @@ extension ColumnValueSink {
 extension Array: ColumnValueSink where Element == SQLValue {}
 
 extension ModelStorage {
+    /// The column value of an attribute that its codec encodes straight from its slot, kept in the row: most
+    /// attributes. Nil for any other property, whose values `appendColumnValues(of:to:keyOf:externalValue:)` gives.
+    package final func slotEncodedValue(of property: Schema.Entity.Property) -> SQLValue? {
+        guard !property.usesExternalStorage else { return nil }
+        return property.codec?.encodedValue(inSlot: property.index, of: values)
+    }
+
     /// Appends the SQL values of a property's columns in this model: an attribute's (several for a composite), or
     /// the primary key of a to-one relationship's target, which `keyOf` gives (nil for a target without one).
     /// `externalValue` gives the column value of an external-storage attribute's bytes, or nil to keep them in the
@@ -29,11 +36,7 @@ extension ModelStorage {
         externalValue: (Data) throws -> SQLValue?
     ) throws {
         let storage = self
-        if !property.usesExternalStorage,
-            let encoded = property.codec?.encodedValue(inSlot: property.index, of: storage.values)
-        {
-            return try values.append(encoded)
-        }
+        if let encoded = slotEncodedValue(of: property) { return try values.append(encoded) }
         let value = storage.values[property.index]
         if value is ModelStorage.NotFetched || value is ModelStorage.UnloadedRelationship {
             // Only a change writes a column, and a change replaces the marker: this is a bug, not bad data.

@@ -12,7 +12,9 @@ internal import Foundation
 /// 128). A registration names the files it cares about; an event for one of them runs the registration's check.
 /// Without inotify (elsewhere, when the system refuses a watch, or after the kernel's event queue overflowed),
 /// registrations are checked twice a second. Registrations name directories by their resolved paths, so one
-/// directory reached through different paths (a symbolic link, `..`) has one watch.
+/// directory reached through different paths (a symbolic link, `..`) has one watch. A file counts as changed once
+/// it is closed after writing, or moved into the directory: writes to a file that stays open (SQLite's log) wake
+/// nothing.
 final class FileChangeMonitor: @unchecked Sendable {
     // @unchecked: every mutable property is guarded by `lock`; the descriptors are set once.
     static let shared = FileChangeMonitor()
@@ -101,8 +103,10 @@ final class FileChangeMonitor: @unchecked Sendable {
                 return
             }
             guard inotifyFD >= 0 else { return }
-            let descriptor = inotify_add_watch(
-                inotifyFD, directory, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MODIFY))
+            // A file is reported once written and closed, or moved in. Not as it is written: the watch is of the
+            // whole directory, and SQLite writes its log there, page by page, keeping it open; an event for each
+            // write woke this thread (and cost the writer the wake-up) many times over during every large save.
+            let descriptor = inotify_add_watch(inotifyFD, directory, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO))
             // Without a watch of this directory its registrations are checked on the timer.
             guard descriptor >= 0 else { return }
             watches[directory] = (descriptor, 1)

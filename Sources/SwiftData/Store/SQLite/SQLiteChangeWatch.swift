@@ -5,7 +5,7 @@ internal import Foundation
 ///
 /// Every save that records a history transaction writes the store's commit signal (see
 /// `SQLiteHistory.signalURL(of:)`) once it has committed; the process's `FileChangeMonitor` runs this watch's check
-/// when the signal changes. When every transaction since the last check is one this store object saved, the check
+/// when the signal has been written. When every transaction since the last check is one this store object saved, the check
 /// reads nothing more; otherwise it asks the history for the transactions newer than the last it saw and reports
 /// them. Watching the signal rather than SQLite's log keeps the watch silent while a save writes, and the commit is
 /// visible by the time the signal changes.

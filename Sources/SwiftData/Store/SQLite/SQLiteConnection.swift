@@ -8,6 +8,9 @@ final class SQLiteConnection {
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
     private let log: SQLiteStatementLog
+    /// The key of the row the last upsert statement overwrote, set by `overwrittenRowFunction` while the statement
+    /// runs; whoever runs one sets it to nil first.
+    var overwrittenRowKey: Int64?
 
     /// Opens a connection. `path` is a file path or `:memory:`.
     init(path: String, readOnly: Bool, log: SQLiteStatementLog) throws {
@@ -24,6 +27,7 @@ final class SQLiteConnection {
         self.path = path
         sqlite3_extended_result_codes(db, 1)
         SQLiteFunctions.register(on: db)
+        registerOverwrittenRowFunction()
         // Another connection or process holding the write lock makes this one wait, up to a minute, rather than
         // fail with SQLITE_BUSY.
         sqlite3_busy_timeout(db, Self.busyTimeout)

@@ -55,8 +55,9 @@ enum SQLiteHistory {
         return URL(fileURLWithPath: directory).appendingPathComponent(storeURL.lastPathComponent + "-commits")
     }
 
-    /// Writes the commit signal: the token of the committed transaction, replacing what the file held.
-    /// Best-effort: a signal that cannot be written delays other processes' notifications, never the save.
+    /// Writes the commit signal: the token of the committed transaction, replacing what the file held. Watches
+    /// learn of it when the file is closed, with the token written. Best-effort: a signal that cannot be written
+    /// delays other processes' notifications, never the save.
     static func signalCommit(_ token: Int64, at url: URL) {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return }

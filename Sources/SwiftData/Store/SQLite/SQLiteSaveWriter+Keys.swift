@@ -116,13 +116,23 @@ extension SQLiteSaveWriter {
     }
 
     /// Inserts a row with a new key, or updates the row that holds the model's unique value, and returns the key
-    /// of the row written and whether it overwrote a row. An insert sets SQLite's last inserted row ID to the new
-    /// key; an update leaves it as it was, so it is cleared first: whatever an earlier insert left there (a row of
-    /// another table, the history's last transaction) can equal the new key. A different value means the row was
-    /// taken over, and its key is looked up.
-    func upsertRow(_ storage: ModelStorage, key: Int64, statement: SQLiteStatement, plan: EntityPlan) throws
+    /// of the row written and whether it overwrote a row. A statement that updates names the row it overwrites
+    /// (see `SQLiteConnection.overwrittenRowFunction`). For one that does nothing on a conflict: an insert sets
+    /// SQLite's last inserted row ID to the new key, and a conflict leaves it as it was, so it is cleared first
+    /// (whatever an earlier insert left there, a row of another table or the history's last transaction, can
+    /// equal the new key); a different value means the row was taken over, and its key is looked up.
+    ///
+    /// `mutating` although it changes nothing: `write` then passes the writer in place, where a call of a
+    /// non-mutating method copied the whole writer, retaining each of its references, for every row.
+    mutating func upsertRow(_ storage: ModelStorage, key: Int64, statement: SQLiteStatement, plan: EntityPlan) throws
         -> (key: Int64, overwrote: Bool)
     {
+        if plan.upsertNamesOverwrittenRow {
+            connection.overwrittenRowKey = nil
+            try execute(statement, key: key, columnsOf: plan.layout.propertyIndexes, of: storage)
+            guard let overwritten = connection.overwrittenRowKey else { return (key, false) }
+            return (overwritten, true)
+        }
         connection.resetLastInsertedRowID()
         try execute(statement, key: key, columnsOf: plan.layout.propertyIndexes, of: storage)
         guard connection.lastInsertedRowID != key else { return (key, false) }

@@ -12,6 +12,9 @@ extension SQLiteSaveWriter {
         /// The statement that inserts or updates a row, for entities it serves (see `SQLiteStore.upsertSQL(for:)`);
         /// their inserts need a lookup only after a conflict.
         let upsert: SQLiteStatement?
+        /// True when `upsert` names the row it overwrites (see `SQLiteConnection.overwrittenRowFunction`);
+        /// otherwise the row is looked up after a conflict.
+        let upsertNamesOverwrittenRow: Bool
         /// True when relationships can refer to the entity's rows, so the writer must find an inserted model's key
         /// by model.
         let isReferenced: Bool
@@ -26,6 +29,7 @@ extension SQLiteSaveWriter {
             layout: SQLTableLayout, table: ObjectIdentifier, insert: SQLiteStatement, spotlight: SpotlightIndex?,
             hasJoinTables: Bool, uniqueLookups: [UniqueLookup], upsert: SQLiteStatement?, isReferenced: Bool
         ) {
+            self.upsertNamesOverwrittenRow = upsert?.sql.contains(SQLiteConnection.overwrittenRowFunction) ?? false
             self.layout = layout
             self.table = table
             self.insert = insert

@@ -231,8 +231,9 @@ struct SQLiteSaveWriter {
         let givesKeysFirst = !store.givesKeysAsRowsAreWritten
         if givesKeysFirst {
             for model in changes.inserted {
-                currentEntity = model.storage.entity
-                try assignKey(to: model.storage)
+                let storage = model.storage
+                currentEntity = storage.entity
+                try assignKey(to: storage)
             }
         }
         // The rows this save writes for entities with unique constraints: a second insert with the key of a row
@@ -240,10 +241,11 @@ struct SQLiteSaveWriter {
         var written: Set<RowKey> = []
         for (position, model) in changes.inserted.enumerated() {
             let storage = model.storage
-            currentEntity = storage.entity
-            noteInsert(at: position, of: storage.entity)
+            let entity = storage.entity
+            currentEntity = entity
+            noteInsert(at: position, of: entity)
             if !givesKeysFirst { try assignKey(to: storage) }
-            let plan = try plan(for: storage.entity)
+            let plan = try plan(for: entity)
             if let upsert = plan.upsert {
                 let (key, overwrote) = try upsertRow(
                     storage, key: insertedKeys[position], statement: upsert, plan: plan)
@@ -474,6 +476,9 @@ struct SQLiteSaveWriter {
         property: Schema.Entity.Property,
         to values: inout some ColumnValueSink
     ) throws {
+        // Most attributes encode straight from their slots. The closures the other properties need are made only
+        // for those: making them copied the whole writer, retaining each of its references, on every call.
+        if let encoded = storage.slotEncodedValue(of: property) { return try values.append(encoded) }
         try storage.appendColumnValues(of: property, to: &values, keyOf: primaryKey(of:)) { data in
             guard let external = store.external, data.count >= ExternalDataStore.threshold else { return nil }
             let name = try external.write(data)

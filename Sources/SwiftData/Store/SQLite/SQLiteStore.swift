@@ -25,10 +25,15 @@ final class SQLiteStore: Sendable {
     /// migration's (see `SQLiteHistory.signalURL(of:)`).
     let commitSignal: URL?
     /// True when a save can give each inserted model its key as it writes the model's row: no row refers to
-    /// another (no relationships) and no key depends on a uniqueness constraint. Otherwise every key is given
-    /// before the first row is written (see `SQLiteSaveWriter.write(_:)`).
+    /// another (no relationships), and no key depends on a uniqueness constraint before the row is written (an
+    /// entity without one, or one whose inserts the upsert statement writes, which finds a taken-over row's key as
+    /// it writes; see `writesInsertsWithUpsert(_:)`). Otherwise every key is given before the first row is written
+    /// (see `SQLiteSaveWriter.write(_:)`). Keys are the same either way: each table gives its keys to its models in
+    /// the order the save lists them.
     var givesKeysAsRowsAreWritten: Bool {
-        entities.allSatisfy { !$0.hasRelationships && $0.uniquenessConstraints.isEmpty }
+        entities.allSatisfy { entity in
+            !entity.hasRelationships && (entity.uniquenessConstraints.isEmpty || writesInsertsWithUpsert(entity))
+        }
     }
 
     /// The SQL the store's queries and the predicate and sort translators write.
