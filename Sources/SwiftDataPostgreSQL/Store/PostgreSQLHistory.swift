@@ -133,22 +133,4 @@ extension PostgreSQLModelStore: StoreHistory {
             throw error
         }
     }
-
-    /// Runs a read or write of the history, its failures reported as the store's.
-    private func historyAccess<T>(_ action: String, _ body: () throws -> T) throws -> T {
-        guard configuration.allowsSave || action == "reading" else {
-            throw SwiftDataError(
-                .loadIssueModelContainer,
-                "the store '\(configuration.name)' was opened with allowsSave: false; its history cannot be deleted")
-        }
-        do {
-            return try body()
-        } catch let error as SwiftDataError {
-            throw error
-        } catch {
-            throw SwiftDataError(
-                .loadIssueModelContainer, "\(action) the history of the store '\(configuration.name)' failed",
-                underlying: error)
-        }
-    }
 }

@@ -13,18 +13,6 @@ extension PostgreSQLModelStore: ModelStore {
         identifierScopes[entityName]
     }
 
-    // MARK: - Translating
-
-    func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) throws -> any StoreFilter {
-        try translatedFilter(for: predicate, entity: entity)
-    }
-
-    func sortOrder<T: PersistentModel>(for sortBy: [SortDescriptor<T>], entity: Schema.Entity) throws
-        -> any StoreSortOrder
-    {
-        try translatedSortOrder(for: sortBy, entity: entity)
-    }
-
     // MARK: - Reading
 
     /// Reads every row first, then hands them to `body` once the connection is back in the pool.

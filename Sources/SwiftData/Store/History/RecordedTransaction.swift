@@ -55,3 +55,25 @@ extension RecordedTransaction {
         ProcessInfo.processInfo.processName, String(ProcessInfo.processInfo.processIdentifier)
     )
 }
+
+extension ModelStore {
+    /// Runs a read (`action` "reading") or a deletion of the store's history, its failures reported as the
+    /// store's; a store opened with `allowsSave: false` deletes nothing.
+    ///
+    /// - Throws: `SwiftDataError.loadIssueModelContainer` naming the store.
+    package func historyAccess<T>(_ action: String, _ body: () throws -> T) throws -> T {
+        guard allowsSave || action == "reading" else {
+            throw SwiftDataError(
+                .loadIssueModelContainer,
+                "the store '\(name)' was opened with allowsSave: false; its history cannot be deleted")
+        }
+        do {
+            return try body()
+        } catch let error as SwiftDataError {
+            throw error
+        } catch {
+            throw SwiftDataError(
+                .loadIssueModelContainer, "\(action) the history of the store '\(name)' failed", underlying: error)
+        }
+    }
+}

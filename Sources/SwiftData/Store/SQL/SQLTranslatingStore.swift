@@ -54,3 +54,19 @@ extension SQLTranslatingStore {
         }
     }
 }
+
+extension ModelStore where Self: SQLTranslatingStore {
+    /// The predicate in the store's SQL (see `translatedFilter(for:entity:)`).
+    package func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) throws
+        -> any StoreFilter
+    {
+        try translatedFilter(for: predicate, entity: entity)
+    }
+
+    /// The sort in the store's SQL (see `translatedSortOrder(for:entity:)`).
+    package func sortOrder<T: PersistentModel>(for sortBy: [SortDescriptor<T>], entity: Schema.Entity) throws
+        -> any StoreSortOrder
+    {
+        try translatedSortOrder(for: sortBy, entity: entity)
+    }
+}

@@ -197,24 +197,6 @@ extension SQLiteStore: StoreHistory {
         }
     }
 
-    /// Runs a read or write of the history, its failures reported as the store's.
-    private func historyAccess<T>(_ action: String, _ body: () throws -> T) throws -> T {
-        guard configuration.allowsSave || action == "reading" else {
-            throw SwiftDataError(
-                .loadIssueModelContainer,
-                "the store '\(configuration.name)' was opened with allowsSave: false; its history cannot be deleted")
-        }
-        do {
-            return try body()
-        } catch let error as SwiftDataError {
-            throw error
-        } catch {
-            throw SwiftDataError(
-                .loadIssueModelContainer, "\(action) the history of the store '\(configuration.name)' failed",
-                underlying: error)
-        }
-    }
-
     /// Deletes every transaction, in a transaction the caller opened: tokens given so far are never given again, and
     /// each counts as deleted.
     func clearHistory(_ connection: SQLiteConnection) throws {

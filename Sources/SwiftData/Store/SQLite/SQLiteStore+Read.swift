@@ -7,18 +7,6 @@ extension SQLiteStore: ModelStore {
     var allowsSave: Bool { configuration.allowsSave }
     var writesInTransaction: Bool { true }
 
-    // MARK: - Translating
-
-    func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) throws -> any StoreFilter {
-        try translatedFilter(for: predicate, entity: entity)
-    }
-
-    func sortOrder<T: PersistentModel>(for sortBy: [SortDescriptor<T>], entity: Schema.Entity) throws
-        -> any StoreSortOrder
-    {
-        try translatedSortOrder(for: sortBy, entity: entity)
-    }
-
     // MARK: - Reading
 
     func readRows(_ request: StoreReadRequest, _ body: (SQLiteRow) throws -> Void) throws {
