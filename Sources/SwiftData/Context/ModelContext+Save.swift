@@ -98,6 +98,9 @@ extension ModelContext {
             throw partial.failure
         }
         applySavedChanges(savedInserts: &savedInserts, deletions: deletions, deletedRows: deletedRows)
+        // A change drops released observers' entries only while some observer lives in the process (see
+        // `noteLocalChange`); a save drops them in any case, so a context does not keep them for its lifetime.
+        if !localChangeObservers.isEmpty { localChangeObservers.removeReleased() }
     }
 
     /// Saves each store's changes and returns each store's save with its inserted models, whose identifiers the save
