@@ -14,6 +14,8 @@ final class PGTrip {
     var kind: PGKind
     var place: PGPlace
     var photo: Data?
+    @Attribute(.externalStorage) var brochure: Data?
+    @Attribute(.transformable(by: PGColorTransformer.self)) var color: PGColor?
     @Relationship(deleteRule: .cascade, inverse: \PGStop.trip) var stops: [PGStop] = []
     @Relationship(inverse: \PGTag.trips) var tags: [PGTag] = []
 
@@ -43,6 +45,30 @@ struct PGPlace: Codable, Hashable {
     var latitude: Double
 }
 
+/// A colour that is not `Codable`: stored through `PGColorTransformer`.
+final class PGColor: Equatable {
+    let red: UInt8
+    let green: UInt8
+
+    init(red: UInt8, green: UInt8) {
+        self.red = red
+        self.green = green
+    }
+
+    static func == (lhs: PGColor, rhs: PGColor) -> Bool { lhs.red == rhs.red && lhs.green == rhs.green }
+}
+
+final class PGColorTransformer: ValueTransformer {
+    override func transformedValue(_ value: Any?) -> Any? {
+        (value as? PGColor).map { Data([$0.red, $0.green]) }
+    }
+
+    override func reverseTransformedValue(_ value: Any?) -> Any? {
+        guard let data = value as? Data, data.count == 2 else { return nil }
+        return PGColor(red: data[data.startIndex], green: data[data.startIndex + 1])
+    }
+}
+
 @Model
 final class PGStop {
     var title: String
@@ -62,5 +88,23 @@ final class PGTag {
 
     init(label: String) {
         self.label = label
+    }
+}
+
+@Model
+final class PGContact {
+    #Unique<PGContact>([\.given, \.family])
+    #Index<PGContact>([\.family], [\.city, \.family])
+
+    var given: String
+    var family: String
+    var city: String
+    var phone: String
+
+    init(given: String, family: String, city: String = "", phone: String = "") {
+        self.given = given
+        self.family = family
+        self.city = city
+        self.phone = phone
     }
 }

@@ -4,27 +4,6 @@ import SwiftDataPostgreSQL
 import Testing
 
 @Model
-final class PGPerson {
-    var name: String
-
-    init(name: String) {
-        self.name = name
-    }
-}
-
-@Model
-final class PGProfile {
-    #Unique<PGProfile>([\.person])
-    var handle: String
-    var person: PGPerson?
-
-    init(handle: String, person: PGPerson?) {
-        self.handle = handle
-        self.person = person
-    }
-}
-
-@Model
 final class PGVenue {
     #Unique<PGVenue>([\.place])
     var place: PGPlace
@@ -53,48 +32,6 @@ struct PostgreSQLEdgeCaseTests {
         let stored = try ModelContext(container).fetch(FetchDescriptor<PGTrip>())
         #expect(stored.map(\.code) == ["a"])
         #expect(stored.map(\.name) == ["first"])
-    }
-
-    @Test func canonicallyEquivalentUniqueStringsAreOneRow() throws {
-        let (container, _) = try makePostgreSQLContainer(PGTrip.self)
-        let first = ModelContext(container)
-        first.insert(PGTrip(code: "caf\u{E9}", name: "precomposed"))
-        try first.save()
-        let second = ModelContext(container)
-        second.insert(PGTrip(code: "cafe\u{301}", name: "decomposed"))
-        try second.save()
-        let stored = try ModelContext(container).fetch(FetchDescriptor<PGTrip>())
-        #expect(stored.count == 1)
-        #expect(stored.first?.name == "decomposed")
-    }
-
-    @Test func aUniqueToOneNamingAModelInsertedLaterInTheSaveUpserts() throws {
-        let (container, _) = try makePostgreSQLContainer(PGProfile.self, PGPerson.self)
-        let context = ModelContext(container)
-        let person = PGPerson(name: "Ada")
-        let first = PGProfile(handle: "first", person: nil)
-        let second = PGProfile(handle: "second", person: nil)
-        context.insert(first)
-        context.insert(second)
-        first.person = person
-        second.person = person
-        try context.save()
-        let profiles = try ModelContext(container).fetch(FetchDescriptor<PGProfile>())
-        #expect(profiles.count == 1)
-        #expect(profiles.first?.handle == "second")
-    }
-
-    @Test func aUniqueCompositeAttributeComparesEveryField() throws {
-        let (container, _) = try makePostgreSQLContainer(PGVenue.self)
-        let context = ModelContext(container)
-        context.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 59.9), label: "one"))
-        context.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 60.0), label: "two"))
-        try context.save()
-        let again = ModelContext(container)
-        again.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 59.9), label: "three"))
-        try again.save()
-        let venues = try ModelContext(container).fetch(FetchDescriptor<PGVenue>(sortBy: [SortDescriptor(\.label)]))
-        #expect(venues.map(\.label) == ["three", "two"])
     }
 
     @Test func doublesReadBackExactlyWhateverTheServersDigitsSetting() throws {
@@ -130,47 +67,23 @@ struct PostgreSQLEdgeCaseTests {
             try ModelContext(container).fetch(FetchDescriptor<PGTrip>()).map(\.code).sorted() == ["after", "before"])
     }
 
-    @Test func anIntegerDivisionByZeroMatchesNoRowAsInSQLite() throws {
-        let (container, _) = try makePostgreSQLContainer(PGSample.self)
+    /// PostgreSQL only for now: the SQLite store cannot yet save a model whose uniqueness constraint names a
+    /// composite attribute (its lookup of the stored row binds one value per field to one parameter).
+    @Test func aUniqueCompositeAttributeComparesEveryField() throws {
+        let (container, _) = try makePostgreSQLContainer(PGVenue.self)
         let context = ModelContext(container)
-        context.insert(PGSample(word: "a", note: nil, number: 4, amount: 0, flag: true, when: .distantPast))
+        context.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 59.9), label: "one"))
+        context.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 60.0), label: "two"))
         try context.save()
-        let zero = 0
-        let two = 2
-        let reader = ModelContext(container)
-        #expect(try reader.fetchCount(FetchDescriptor<PGSample>(predicate: #Predicate { $0.number / zero > 1 })) == 0)
-        #expect(try reader.fetchCount(FetchDescriptor<PGSample>(predicate: #Predicate { $0.number / two == 2 })) == 1)
-    }
-}
-
-@Model
-final class PGScan {
-    var name: String
-    @Attribute(.externalStorage) var image: Data?
-
-    init(name: String, image: Data?) {
-        self.name = name
-        self.image = image
-    }
-}
-
-extension PostgreSQLEdgeCaseTests {
-    /// External storage is kept in the row as bytes: every process on every machine reads it.
-    @Test func externalStorageRoundTripsInTheRow() throws {
-        let (container, database) = try makePostgreSQLContainer(PGScan.self)
-        let context = ModelContext(container)
-        let image = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        context.insert(PGScan(name: "big", image: image))
-        context.insert(PGScan(name: "none", image: nil))
-        try context.save()
-        let reader = ModelContext(try makePostgreSQLContainer(PGScan.self, url: database).0)
-        let scans = try reader.fetch(FetchDescriptor<PGScan>(sortBy: [SortDescriptor(\.name)]))
-        #expect(scans.map(\.name) == ["big", "none"])
-        #expect(scans.first?.image == image)
-        #expect(scans.last?.image == nil)
+        let again = ModelContext(container)
+        again.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 59.9), label: "three"))
+        try again.save()
+        let venues = try ModelContext(container).fetch(FetchDescriptor<PGVenue>(sortBy: [SortDescriptor(\.label)]))
+        #expect(venues.map(\.label) == ["three", "two"])
     }
 
-    /// What PostgreSQL cannot evaluate exactly runs in memory, and a fetch that forbids that throws.
+    /// What PostgreSQL cannot evaluate exactly runs in memory, and a fetch that forbids that throws. (SQLite
+    /// evaluates `localizedStandardContains` in SQL, so strict mode takes it there.)
     @Test func aPredicateOnlySwiftCanEvaluateIsRefusedInStrictMode() throws {
         let (container, _) = try makePostgreSQLContainer(PGTrip.self)
         let context = ModelContext(container)

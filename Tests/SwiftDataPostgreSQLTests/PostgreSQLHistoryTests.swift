@@ -45,52 +45,6 @@ final class RemoteChangeListener: @unchecked Sendable {
 
 @Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))
 struct PostgreSQLHistoryTests {
-    @Test func eachSaveIsOneTransactionWithItsChanges() throws {
-        let (container, _) = try makePostgreSQLContainer(PGNote.self)
-        let context = ModelContext(container)
-        context.author = "editor"
-        let kept = PGNote(title: "kept", body: "a")
-        let gone = PGNote(title: "gone", body: "b")
-        context.insert(kept)
-        context.insert(gone)
-        try context.save()
-        kept.body = "changed"
-        try context.save()
-        context.delete(gone)
-        try context.save()
-
-        let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
-        #expect(history.count == 3)
-        #expect(history.map(\.author) == ["editor", "editor", "editor"])
-        #expect(zip(history, history.dropFirst()).allSatisfy { $0.token < $1.token })
-        let inserted = history[0].changes.compactMap { change -> PersistentIdentifier? in
-            if case .insert(let insert) = change { return insert.changedPersistentIdentifier }
-            return nil
-        }
-        #expect(Set(inserted) == [kept.persistentModelID, gone.persistentModelID])
-        guard case .update(let change) = history[1].changes.first, let update = change as? DefaultHistoryUpdate<PGNote>
-        else {
-            Issue.record("the second transaction is no update")
-            return
-        }
-        #expect(update.changedPersistentIdentifier == kept.persistentModelID)
-        #expect(update.updatedAttributes.contains(\.body))
-        guard case .delete(let change) = history[2].changes.first, let delete = change as? DefaultHistoryDelete<PGNote>
-        else {
-            Issue.record("the third transaction is no deletion")
-            return
-        }
-        #expect(delete.changedPersistentIdentifier == gone.persistentModelID)
-        #expect(delete.tombstone[\.title] as? String == "gone")
-
-        // Deleting history up to a token leaves the later transactions.
-        var upToFirst = HistoryDescriptor<DefaultHistoryTransaction>()
-        let first = history[0].token
-        upToFirst.predicate = #Predicate { $0.token <= first }
-        try context.deleteHistory(upToFirst)
-        #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count == 2)
-    }
-
     @Test func anotherContainersSaveIsAnnouncedAndTheContainersOwnAreNot() async throws {
         let (container, database) = try makePostgreSQLContainer(PGNote.self)
         let listener = RemoteChangeListener(container)
@@ -113,22 +67,6 @@ struct PostgreSQLHistoryTests {
         #expect(listener.received.count == 1)
         // The other container's save reaches this container's contexts on their next fetch.
         #expect(try own.fetchCount(FetchDescriptor<PGNote>()) == 4)
-    }
-
-    @Test func deletingEveryModelDeletesTheHistoryAndKeepsItsTokens() throws {
-        let (container, _) = try makePostgreSQLContainer(PGNote.self)
-        let context = ModelContext(container)
-        context.insert(PGNote(title: "one", body: ""))
-        try context.save()
-        let before = try #require(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).last)
-        try container.deleteAllData()
-        #expect(try ModelContext(container).fetchCount(FetchDescriptor<PGNote>()) == 0)
-        let after = ModelContext(container)
-        after.insert(PGNote(title: "two", body: ""))
-        try after.save()
-        let history = try after.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
-        #expect(history.count == 1)
-        #expect(try #require(history.first).token > before.token)
     }
 }
 

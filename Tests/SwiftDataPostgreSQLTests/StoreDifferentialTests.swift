@@ -1,6 +1,5 @@
 import Foundation
 import SwiftData
-import SwiftDataPostgreSQL
 import Testing
 
 @Model
@@ -19,25 +18,6 @@ final class PGSample {
         self.amount = amount
         self.flag = flag
         self.when = when
-    }
-}
-
-/// The stores the store-level suites run against: SQLite always, PostgreSQL when a server is named.
-enum TestedStore: String, CaseIterable, CustomTestStringConvertible {
-    case sqlite, postgreSQL
-
-    var testDescription: String { rawValue }
-
-    static var available: [TestedStore] { TestServer.isAvailable ? allCases : [.sqlite] }
-
-    func makeContainer(_ types: any PersistentModel.Type...) throws -> ModelContainer {
-        switch self {
-        case .sqlite:
-            try ModelContainer(for: Schema(types), configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        case .postgreSQL:
-            try ModelContainer(
-                for: Schema(types), configurations: [PostgreSQLConfiguration(url: try TestServer.makeDatabase())])
-        }
     }
 }
 
