@@ -3,18 +3,6 @@ import SwiftData
 import SwiftDataPostgreSQL
 import Testing
 
-@Model
-final class PGVenue {
-    #Unique<PGVenue>([\.place])
-    var place: PGPlace
-    var label: String
-
-    init(place: PGPlace, label: String) {
-        self.place = place
-        self.label = label
-    }
-}
-
 /// Values and situations where PostgreSQL differs from SQLite and from Swift, each kept to Swift's answer or
 /// refused with a typed error.
 @Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))
@@ -65,21 +53,6 @@ struct PostgreSQLEdgeCaseTests {
         try after.save()
         #expect(
             try ModelContext(container).fetch(FetchDescriptor<PGTrip>()).map(\.code).sorted() == ["after", "before"])
-    }
-
-    /// PostgreSQL only for now: the SQLite store cannot yet save a model whose uniqueness constraint names a
-    /// composite attribute (its lookup of the stored row binds one value per field to one parameter).
-    @Test func aUniqueCompositeAttributeComparesEveryField() throws {
-        let (container, _) = try makePostgreSQLContainer(PGVenue.self)
-        let context = ModelContext(container)
-        context.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 59.9), label: "one"))
-        context.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 60.0), label: "two"))
-        try context.save()
-        let again = ModelContext(container)
-        again.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 59.9), label: "three"))
-        try again.save()
-        let venues = try ModelContext(container).fetch(FetchDescriptor<PGVenue>(sortBy: [SortDescriptor(\.label)]))
-        #expect(venues.map(\.label) == ["three", "two"])
     }
 
     /// What PostgreSQL cannot evaluate exactly runs in memory, and a fetch that forbids that throws. (SQLite

@@ -34,6 +34,18 @@ final class PGProfile {
     }
 }
 
+@Model
+final class PGVenue {
+    #Unique<PGVenue>([\.place])
+    var place: PGPlace
+    var label: String
+
+    init(place: PGPlace, label: String) {
+        self.place = place
+        self.label = label
+    }
+}
+
 /// An inserted model whose unique values match a stored row updates that row (Apple's upsert), on each store.
 @Suite struct StoreUniqueTests {
     @Test(arguments: TestedStore.available)
@@ -119,5 +131,19 @@ final class PGProfile {
         #expect(profiles.count == 1)
         #expect(profiles.first?.handle == "second")
         #expect(profiles.first?.person?.name == "Ada")
+    }
+
+    @Test(arguments: TestedStore.available)
+    func aUniqueCompositeAttributeComparesEveryField(store: TestedStore) throws {
+        let container = try store.makeContainer(PGVenue.self)
+        let context = ModelContext(container)
+        context.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 59.9), label: "one"))
+        context.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 60.0), label: "two"))
+        try context.save()
+        let again = ModelContext(container)
+        again.insert(PGVenue(place: PGPlace(city: "Oslo", latitude: 59.9), label: "three"))
+        try again.save()
+        let venues = try ModelContext(container).fetch(FetchDescriptor<PGVenue>(sortBy: [SortDescriptor(\.label)]))
+        #expect(venues.map(\.label) == ["three", "two"])
     }
 }

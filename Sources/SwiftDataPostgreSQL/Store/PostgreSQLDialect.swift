@@ -115,12 +115,12 @@ struct PostgreSQLDialect: SQLDialect {
 
     // MARK: - Writing Rows
 
-    func upsertClause(conflictColumn: String, updatedColumns: [String]) -> String {
+    func upsertClause(conflictColumns: [String], updatedColumns: [String]) -> String {
         let action =
             updatedColumns.isEmpty
             ? "DO NOTHING"
             : "DO UPDATE SET " + updatedColumns.map { "\(quoted($0)) = EXCLUDED.\(quoted($0))" }.joined(separator: ", ")
-        return " ON CONFLICT (\(quoted(conflictColumn))) " + action
+        return " ON CONFLICT (\(conflictColumns.map(quoted).joined(separator: ", "))) " + action
     }
 
     // MARK: - Internal

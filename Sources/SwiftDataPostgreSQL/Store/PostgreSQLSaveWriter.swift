@@ -320,7 +320,7 @@ struct PostgreSQLSaveWriter {
         -> Int64?
     {
         // As the unique index compares them: strings in their NFC form, each column of a composite attribute.
-        let columns = PostgreSQLTables.indexedColumns(constraint, entity: entity, layout: layout)
+        let columns = layout.columns(of: constraint, in: entity)
         guard columns.count == values.count else { return nil }
         let conditions = columns.enumerated().map { position, column in
             column.sqlType.hasPrefix("text")

@@ -196,22 +196,11 @@ struct PostgreSQLTables {
     ) -> String {
         // NULLS FIRST: the order sorts ask for (`nil` first ascending, last descending), which an index in the
         // default order cannot give.
-        indexedColumns(properties, entity: entity, layout: layout).map { column in
+        layout.columns(of: properties, in: entity).map { column in
             (column.sqlType.hasPrefix("text")
                 ? "(\(dialect.comparedForm(of: dialect.quoted(column.name))))" : dialect.quoted(column.name))
                 + " NULLS FIRST"
         }.joined(separator: ", ")
-    }
-
-    /// The columns of some properties, in order: each property's columns (several for a composite attribute).
-    static func indexedColumns(_ properties: [String], entity: Schema.Entity, layout: SQLTableLayout)
-        -> [SQLTableLayout.Column]
-    {
-        properties.flatMap { name -> [SQLTableLayout.Column] in
-            guard let property = entity.property(named: name), let range = layout.columnRangeByProperty[property.index]
-            else { return [] }
-            return Array(layout.columns[range])
-        }
     }
 
     /// An index's name: the table's and the columns', cut to fit PostgreSQL's names with a hash of the whole so

@@ -103,12 +103,12 @@ package protocol SQLDialect: Sendable {
 
     // MARK: - Writing Rows
 
-    /// The clause after `INSERT INTO … (…) VALUES (…)` that, when the inserted row's value of `conflictColumn`
-    /// (which has a unique index and cannot be NULL) is taken, updates the row that holds it: each of
-    /// `updatedColumns` takes the inserted row's value, and when there are none, the statement does nothing. Names
-    /// are given unquoted. SQLite writes ` ON CONFLICT("name") DO UPDATE SET "a" = excluded."a", …` and
-    /// ` ON CONFLICT("name") DO NOTHING`.
-    func upsertClause(conflictColumn: String, updatedColumns: [String]) -> String
+    /// The clause after `INSERT INTO … (…) VALUES (…)` that, when the inserted row's values of `conflictColumns`
+    /// (which have a unique index and cannot be NULL; one column per field of a composite attribute) are taken,
+    /// updates the row that holds them: each of `updatedColumns` takes the inserted row's value, and when there are
+    /// none, the statement does nothing. Names are given unquoted. SQLite writes
+    /// ` ON CONFLICT("name") DO UPDATE SET "a" = excluded."a", …` and ` ON CONFLICT("name") DO NOTHING`.
+    func upsertClause(conflictColumns: [String], updatedColumns: [String]) -> String
 }
 
 extension SQLDialect {

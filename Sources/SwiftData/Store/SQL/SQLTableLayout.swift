@@ -143,6 +143,16 @@ package struct SQLTableLayout: Sendable {
     package var selectList: String {
         ([Self.primaryKey] + columns.map(\.name)).map(quoted).joined(separator: ", ")
     }
+
+    /// The columns of some of the entity's properties, named, in order: each property's columns, one per field for
+    /// a composite attribute. What an index or a uniqueness constraint on the properties covers.
+    package func columns(of properties: [String], in entity: Schema.Entity) -> [Column] {
+        properties.flatMap { name -> ArraySlice<Column> in
+            guard let property = entity.property(named: name), let range = columnRangeByProperty[property.index]
+            else { return [] }
+            return columns[range]
+        }
+    }
 }
 
 extension SQLTableLayout {

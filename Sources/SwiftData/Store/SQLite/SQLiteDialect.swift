@@ -90,13 +90,13 @@ struct SQLiteDialect: SQLDialect {
 
     // MARK: - Writing Rows
 
-    func upsertClause(conflictColumn: String, updatedColumns: [String]) -> String {
-        // A table of the unique column alone has nothing to update.
+    func upsertClause(conflictColumns: [String], updatedColumns: [String]) -> String {
+        // A table of the unique columns alone has nothing to update.
         let action =
             updatedColumns.isEmpty
             ? "DO NOTHING"
             : "DO UPDATE SET " + updatedColumns.map { "\(quoted($0)) = excluded.\(quoted($0))" }.joined(separator: ", ")
-        return " ON CONFLICT(\(quoted(conflictColumn))) " + action
+        return " ON CONFLICT(\(conflictColumns.map(quoted).joined(separator: ", "))) " + action
     }
 
     // MARK: - Internal

@@ -71,14 +71,18 @@ extension SQLiteSaveWriter {
         let statement: SQLiteStatement
     }
 
-    /// The lookups of an entity's uniqueness constraints.
-    mutating func uniqueLookups(for entity: Schema.Entity) throws -> [UniqueLookup] {
+    /// The lookups of an entity's uniqueness constraints. Each compares every column of the constraint's
+    /// properties, as its unique index does: a composite attribute has one per field, and a value of it binds one
+    /// parameter per field.
+    mutating func uniqueLookups(for entity: Schema.Entity, layout: SQLTableLayout) throws -> [UniqueLookup] {
         try entity.uniquenessConstraints.compactMap { constraint -> UniqueLookup? in
             let properties = constraint.compactMap { entity.property(named: $0) }
             guard properties.count == constraint.count else { return nil }
+            let columns = layout.columns(of: constraint, in: entity)
+            guard !columns.isEmpty else { return nil }
             let sql =
                 "SELECT \(quoted(SQLTableLayout.primaryKey)) FROM \(quoted(entity.tableName)) WHERE "
-                + constraint.map { "\(quoted($0)) IS ?" }.joined(separator: " AND ")
+                + columns.map { "\(quoted($0.name)) IS ?" }.joined(separator: " AND ")
             return UniqueLookup(properties: properties, statement: try statement(sql))
         }
     }

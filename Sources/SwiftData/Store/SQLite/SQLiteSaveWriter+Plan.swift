@@ -89,7 +89,7 @@ extension SQLiteSaveWriter {
             insert: try statement(layout.insertSQL),
             spotlight: SpotlightIndex(entity: entity),
             hasJoinTables: hasJoinTables,
-            uniqueLookups: try uniqueLookups(for: entity),
+            uniqueLookups: try uniqueLookups(for: entity, layout: layout),
             upsert: try store.upsertSQL(for: entity).map { try statement($0) },
             isReferenced: store.isReferenced(entity)
         )
