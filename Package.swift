@@ -178,7 +178,7 @@ let package = Package(
         // mutable state; like the apps it comes from, it builds in the Swift 5 language mode.
         .testTarget(
             name: "SeedMigrationTests",
-            dependencies: ["SwiftData"],
+            dependencies: ["SwiftData", "SwiftDataPostgreSQL", "PostgreSQLTestServer"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Snippets in the shapes real SwiftData code has (Apple's templates and samples, apps' data layers), in the
@@ -195,7 +195,7 @@ let package = Package(
         // Runs against the PostgreSQL server `SWIFTDATA_POSTGRESQL_URL` names (see the README).
         .testTarget(
             name: "SwiftDataPostgreSQLTests",
-            dependencies: ["SwiftDataPostgreSQL", "SwiftData", "PostgreSQLWriterHelper"],
+            dependencies: ["SwiftDataPostgreSQL", "SwiftData", "PostgreSQLWriterHelper", "PostgreSQLTestServer"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -206,6 +206,13 @@ let package = Package(
         .testTarget(
             name: "DifferentialTests",
             dependencies: ["SwiftData"],
+            swiftSettings: strictSettings
+        ),
+        // The PostgreSQL server of the test suites that run on both stores.
+        .target(
+            name: "PostgreSQLTestServer",
+            dependencies: ["SwiftDataPostgreSQL"],
+            path: "Tests/Helpers/PostgreSQLTestServer",
             swiftSettings: strictSettings
         ),
         // Another process saving to a PostgreSQL store, for the multi-process tests.

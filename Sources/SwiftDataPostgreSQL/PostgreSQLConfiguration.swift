@@ -46,6 +46,7 @@ public struct PostgreSQLConfiguration: DataStoreConfiguration, BuiltInStoreConfi
     package func makeStore(
         entities: [Schema.Entity], version: Schema.Version, migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws -> any ModelStore {
-        try PostgreSQLModelStore(configuration: self, entities: entities, version: version)
+        try PostgreSQLModelStore(
+            configuration: self, entities: entities, version: version, migrationPlan: migrationPlan)
     }
 }

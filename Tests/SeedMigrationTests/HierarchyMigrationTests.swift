@@ -38,14 +38,16 @@ enum TravelPlan: SchemaMigrationPlan {
 }
 
 @Suite struct HierarchyMigrationTests {
-    @Test func aLightweightStageAddsASubclassAndKeepsTheRows() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: MigratedStore.available) func aLightweightStageAddsASubclassAndKeepsTheRows(store: MigratedStore)
+        throws
+    {
+        let directory = try store.makeLocation()
         do {
-            let context = ModelContext(try open(TravelV1.self, at: directory.store))
+            let context = ModelContext(try open(TravelV1.self, at: directory))
             context.insert(TravelV1.Trip(destination: "Oslo"))
             try context.save()
         }
-        let container = try open(TravelV2.self, at: directory.store, plan: TravelPlan.self)
+        let container = try open(TravelV2.self, at: directory, plan: TravelPlan.self)
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<TravelV2.Trip>())
         #expect(trips.map(\.destination) == ["Oslo"])
@@ -53,7 +55,7 @@ enum TravelPlan: SchemaMigrationPlan {
         #expect(!(trips[0] is TravelV2.BusinessTrip))
         context.insert(TravelV2.BusinessTrip(destination: "Riga", company: "Acme"))
         try context.save()
-        let reopened = ModelContext(try open(TravelV2.self, at: directory.store, plan: TravelPlan.self))
+        let reopened = ModelContext(try open(TravelV2.self, at: directory, plan: TravelPlan.self))
         #expect(try reopened.fetch(FetchDescriptor<TravelV2.BusinessTrip>()).map(\.company) == ["Acme"])
         #expect(try reopened.fetchCount(FetchDescriptor<TravelV2.Trip>()) == 2)
     }
@@ -92,19 +94,21 @@ enum TravelPlanThatForgets: SchemaMigrationPlan {
 
 @Suite struct HierarchyCustomStageTests {
     /// The check after `didMigrate` walks the hierarchy's table, type column included, and names what is missing.
-    @Test func aCustomStageIntoAHierarchyThatLeavesAValueMissingNamesIt() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: MigratedStore.available) func aCustomStageIntoAHierarchyThatLeavesAValueMissingNamesIt(
+        store: MigratedStore
+    ) throws {
+        let directory = try store.makeLocation()
         do {
-            let context = ModelContext(try open(TravelV1.self, at: directory.store))
+            let context = ModelContext(try open(TravelV1.self, at: directory))
             context.insert(TravelV1.Trip(destination: "Oslo"))
             try context.save()
         }
         let error = #expect(throws: SwiftDataError.self) {
-            try open(TravelV3.self, at: directory.store, plan: TravelPlanThatForgets.self)
+            try open(TravelV3.self, at: directory, plan: TravelPlanThatForgets.self)
         }
         #expect(error == .loadIssueModelContainer)
         #expect(error?.description.contains("Trip.code without a value in 1 row(s)") == true)
-        let context = ModelContext(try open(TravelV1.self, at: directory.store))
+        let context = ModelContext(try open(TravelV1.self, at: directory))
         #expect(try context.fetch(FetchDescriptor<TravelV1.Trip>()).map(\.destination) == ["Oslo"])
     }
 }

@@ -155,8 +155,8 @@ enum ShopPlanFromV2: SchemaMigrationPlan {
 }
 
 /// Creates a V1 store with two items and a tag.
-func makeShopV1(at url: URL) throws {
-    let context = ModelContext(try open(ShopV1.self, at: url))
+func makeShopV1(at location: StoreLocation) throws {
+    let context = ModelContext(try open(ShopV1.self, at: location))
     let tag = ShopV1.Tag(label: "sale")
     let first = ShopV1.Item(name: "Lamp", price: 20, note: nil, legacy: 1, code: "A")
     let second = ShopV1.Item(name: "Desk", price: 120, note: "heavy", legacy: 2, code: "B")
@@ -167,10 +167,11 @@ func makeShopV1(at url: URL) throws {
 }
 
 @Suite struct InferredMigrationTests {
-    @Test func withoutAPlanEveryAllowedChangeIsInferred() throws {
-        let directory = try TemporaryDirectory()
-        try makeShopV1(at: directory.store)
-        let container = try open(ShopV2.self, at: directory.store)
+    @Test(arguments: MigratedStore.available) func withoutAPlanEveryAllowedChangeIsInferred(store: MigratedStore) throws
+    {
+        let directory = try store.makeLocation()
+        try makeShopV1(at: directory)
+        let container = try open(ShopV2.self, at: directory)
         let context = ModelContext(container)
         let items = try context.fetch(FetchDescriptor<ShopV2.Item>(sortBy: [SortDescriptor(\.code)]))
         #expect(items.map(\.title) == ["Lamp", "Desk"])
@@ -187,12 +188,14 @@ func makeShopV1(at url: URL) throws {
         #expect(afterUpsert.map(\.title) == ["Chair", "Desk"])
     }
 
-    @Test func rebuildingATableKeepsTheKeysOfDeletedRowsRetired() throws {
-        let directory = try TemporaryDirectory()
-        try makeShopV1(at: directory.store)
+    @Test(arguments: MigratedStore.available) func rebuildingATableKeepsTheKeysOfDeletedRowsRetired(
+        store: MigratedStore
+    ) throws {
+        let directory = try store.makeLocation()
+        try makeShopV1(at: directory)
         let retired: PersistentIdentifier
         do {
-            let context = ModelContext(try open(ShopV1.self, at: directory.store))
+            let context = ModelContext(try open(ShopV1.self, at: directory))
             // Desk was inserted last: its key is the table's highest.
             let desk = try #require(
                 try context.fetch(FetchDescriptor<ShopV1.Item>(predicate: #Predicate { $0.code == "B" })).first)
@@ -201,7 +204,7 @@ func makeShopV1(at url: URL) throws {
             try context.save()
         }
         // The migration copies the rows into a new table; the highest key given out goes with them.
-        let context = ModelContext(try open(ShopV2.self, at: directory.store))
+        let context = ModelContext(try open(ShopV2.self, at: directory))
         let chair = ShopV2.Item(title: "Chair", code: "C")
         context.insert(chair)
         try context.save()
@@ -210,53 +213,55 @@ func makeShopV1(at url: URL) throws {
         #expect(chair.persistentModelID != retired)
     }
 
-    @Test func aPlanRunsAChainOfStagesInOrder() throws {
-        let directory = try TemporaryDirectory()
-        try makeShopV1(at: directory.store)
-        let container = try open(ShopV3.self, at: directory.store, plan: ShopPlan.self)
+    @Test(arguments: MigratedStore.available) func aPlanRunsAChainOfStagesInOrder(store: MigratedStore) throws {
+        let directory = try store.makeLocation()
+        try makeShopV1(at: directory)
+        let container = try open(ShopV3.self, at: directory, plan: ShopPlan.self)
         let context = ModelContext(container)
         let items = try context.fetch(FetchDescriptor<ShopV3.Item>(sortBy: [SortDescriptor(\.code)]))
         #expect(items.map(\.sku) == ["SKU-A", "SKU-B"])
         #expect(items.map(\.title) == ["Lamp", "Desk"])
         #expect(items[0].tags.first?.label == "sale")
         // Opening again needs no migration.
-        _ = try open(ShopV3.self, at: directory.store, plan: ShopPlan.self)
+        _ = try open(ShopV3.self, at: directory, plan: ShopPlan.self)
     }
 
-    @Test func aStageThatLeavesValuesMissingChangesNothing() throws {
-        let directory = try TemporaryDirectory()
-        try makeShopV1(at: directory.store)
-        let before = try Data(contentsOf: directory.store)
+    @Test(arguments: MigratedStore.available) func aStageThatLeavesValuesMissingChangesNothing(store: MigratedStore)
+        throws
+    {
+        let directory = try store.makeLocation()
+        try makeShopV1(at: directory)
         let error = #expect(throws: SwiftDataError.self) {
-            try open(ShopV3.self, at: directory.store, plan: ShopPlanThatForgets.self)
+            try open(ShopV3.self, at: directory, plan: ShopPlanThatForgets.self)
         }
         #expect(error?.description.contains("Item.sku without a value in 1 row(s)") == true)
-        let context = ModelContext(try open(ShopV1.self, at: directory.store))
+        let context = ModelContext(try open(ShopV1.self, at: directory))
         #expect(try context.fetch(FetchDescriptor<ShopV1.Item>()).count == 2)
-        _ = before
     }
 
-    @Test func typeChangesAreRefusedWithTheReason() throws {
-        let directory = try TemporaryDirectory()
-        try makeShopV1(at: directory.store)
-        let error = #expect(throws: SwiftDataError.self) { try open(ShopV3Typed.self, at: directory.store) }
-        #expect(error?.description.contains("Item.price changed from REAL to TEXT COLLATE SWIFTDATA") == true)
+    @Test(arguments: MigratedStore.available) func typeChangesAreRefusedWithTheReason(store: MigratedStore) throws {
+        let directory = try store.makeLocation()
+        try makeShopV1(at: directory)
+        let error = #expect(throws: SwiftDataError.self) { try open(ShopV3Typed.self, at: directory) }
+        // SQLite names the column types; PostgreSQL finds the attribute's type changed first.
+        let types = store == .sqlite ? "REAL to TEXT COLLATE SWIFTDATA" : "Double to String"
+        #expect(error?.description.contains("Item.price changed from \(types)") == true, "\(error as Any)")
         #expect(
-            try ModelContext(try open(ShopV1.self, at: directory.store)).fetchCount(FetchDescriptor<ShopV1.Item>()) == 2
+            try ModelContext(try open(ShopV1.self, at: directory)).fetchCount(FetchDescriptor<ShopV1.Item>()) == 2
         )
     }
 
-    @Test func newerAndUnknownStoresGetApplesErrors() throws {
-        let directory = try TemporaryDirectory()
-        try makeShopV1(at: directory.store)
-        _ = try open(ShopV3.self, at: directory.store, plan: ShopPlan.self)
+    @Test(arguments: MigratedStore.available) func newerAndUnknownStoresGetApplesErrors(store: MigratedStore) throws {
+        let directory = try store.makeLocation()
+        try makeShopV1(at: directory)
+        _ = try open(ShopV3.self, at: directory, plan: ShopPlan.self)
         #expect(throws: SwiftDataError.backwardMigration) {
-            try open(ShopV1.self, at: directory.store, plan: ShopPlan.self)
+            try open(ShopV1.self, at: directory, plan: ShopPlan.self)
         }
-        let older = try TemporaryDirectory()
-        try makeShopV1(at: older.store)
+        let older = try store.makeLocation()
+        try makeShopV1(at: older)
         #expect(throws: SwiftDataError.unknownSchema) {
-            try open(ShopV3.self, at: older.store, plan: ShopPlanFromV2.self)
+            try open(ShopV3.self, at: older, plan: ShopPlanFromV2.self)
         }
     }
 }

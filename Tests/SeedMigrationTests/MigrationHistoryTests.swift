@@ -21,15 +21,17 @@ enum TravelPlanThatFills: SchemaMigrationPlan {
 
 /// What a migration changes is no user's change: history keeps the saves before and after it, not its own.
 @Suite struct MigrationHistoryTests {
-    @Test func aMigrationsChangesAreNotRecordedAsTransactions() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: MigratedStore.available) func aMigrationsChangesAreNotRecordedAsTransactions(store: MigratedStore)
+        throws
+    {
+        let directory = try store.makeLocation()
         do {
-            let context = ModelContext(try open(TravelV1.self, at: directory.store))
+            let context = ModelContext(try open(TravelV1.self, at: directory))
             context.author = "before"
             context.insert(TravelV1.Trip(destination: "Oslo"))
             try context.save()
         }
-        let context = ModelContext(try open(TravelV3.self, at: directory.store, plan: TravelPlanThatFills.self))
+        let context = ModelContext(try open(TravelV3.self, at: directory, plan: TravelPlanThatFills.self))
         #expect(try context.fetch(FetchDescriptor<TravelV3.Trip>()).map(\.code) == ["OSL"])
         context.author = "after"
         context.insert(TravelV3.Trip(destination: "Riga", code: "RIX"))

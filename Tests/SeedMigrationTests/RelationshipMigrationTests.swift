@@ -37,18 +37,20 @@ enum FarmV2: VersionedSchema {
 }
 
 @Suite struct RelationshipMigrationTests {
-    @Test func toOneBecomingToManyIsRefusedRatherThanLosingLinks() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: MigratedStore.available) func toOneBecomingToManyIsRefusedRatherThanLosingLinks(
+        store: MigratedStore
+    ) throws {
+        let directory = try store.makeLocation()
         do {
-            let context = ModelContext(try open(FarmV1.self, at: directory.store))
+            let context = ModelContext(try open(FarmV1.self, at: directory))
             let farmer = FarmV1.Farmer(name: "Aino")
             context.insert(farmer)
             farmer.animals = [FarmV1.Animal(kind: "cow")]
             try context.save()
         }
-        let error = #expect(throws: SwiftDataError.self) { try open(FarmV2.self, at: directory.store) }
+        let error = #expect(throws: SwiftDataError.self) { try open(FarmV2.self, at: directory) }
         #expect(error?.description.contains("changes how its links are stored") == true)
-        let context = ModelContext(try open(FarmV1.self, at: directory.store))
+        let context = ModelContext(try open(FarmV1.self, at: directory))
         #expect(try context.fetch(FetchDescriptor<FarmV1.Animal>()).first?.farmer?.name == "Aino")
     }
 }

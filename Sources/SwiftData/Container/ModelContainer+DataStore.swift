@@ -22,6 +22,27 @@ extension ModelContainer {
         try self.init(for: givenSchema, migrationPlan: nil, storeConfigurations: configurations)
     }
 
+    /// Creates a container for a schema with a migration plan and configurations of any store type.
+    ///
+    /// An addition to Apple's API, whose initializers take a plan only with ``ModelConfiguration``s: a store that
+    /// migrates, such as a PostgreSQL store, runs the plan's stages when it opens a database written with an older
+    /// version, as SwiftData's own store does; a custom ``DataStore`` receives the plan in `init(_:migrationPlan:)`.
+    ///
+    /// ```swift
+    /// let container = try ModelContainer(
+    ///     for: Schema(versionedSchema: SchemaV2.self), migrationPlan: NotesMigrationPlan.self,
+    ///     configurations: [PostgreSQLConfiguration(url: url)])
+    /// ```
+    ///
+    /// - Throws: The errors `init(for:configurations:)` with a schema throws, and the migration's.
+    public convenience init(
+        for givenSchema: Schema,
+        migrationPlan: (any SchemaMigrationPlan.Type)?,
+        configurations: [any DataStoreConfiguration]
+    ) throws {
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, storeConfigurations: configurations)
+    }
+
     /// Creates a container for model types (and every type they relate to) with configurations of any store type.
     ///
     /// - Throws: The errors `init(for:configurations:)` with a schema throws.

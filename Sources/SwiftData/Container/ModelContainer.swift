@@ -266,11 +266,11 @@ public final class ModelContainer: Sendable {
     // MARK: - Internal
 
     /// A container over one migration store, for the contexts a custom migration stage runs.
-    init(migrating store: any ModelStore, configuration: ModelConfiguration, schema: Schema) {
+    package init(migrating store: any ModelStore, configuration: any DataStoreConfiguration, schema: Schema) {
         self.isMigrationContainer = true
         self.schema = schema
         self.migrationPlan = nil
-        self.orderedConfigurations = [configuration]
+        self.orderedConfigurations = [configuration].compactMap { $0 as? ModelConfiguration }
         self.stores = [store]
         self.storeByEntity = Dictionary(uniqueKeysWithValues: schema.modelEntities.map { ($0.name, store) })
         self.hasLinksAcrossStores = false

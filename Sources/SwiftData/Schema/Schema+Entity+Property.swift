@@ -160,7 +160,7 @@ extension Schema.Entity {
         package let destinationType: any PersistentModel.Type
         package let isToMany: Bool
         package unowned(unsafe) var destination: Schema.Entity!
-        unowned(unsafe) var inverse: Property?
+        package unowned(unsafe) var inverse: Property?
         /// For a to-one that several to-many relationships of its destination name as their inverse: those
         /// relationships. Such a to-one has no `inverse` of its own: setting it takes the model out of the old
         /// owner's relationships and into none of the new owner's, since nothing says which one it would join.

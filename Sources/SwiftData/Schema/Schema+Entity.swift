@@ -147,7 +147,7 @@ extension Schema {
         // MARK: - Internal
 
         /// The model type this entity describes; nil for a schema's entity (see `isSchemaEntity`).
-        let modelType: (any PersistentModel.Type)?
+        package let modelType: (any PersistentModel.Type)?
         /// True for an entity a schema holds, which describes a model class or a class without one, and false for
         /// the entity SwiftData builds once per model class to make, read and store its models (`EntityRegistry`).
         /// Only the first kind is public: a schema's entities answer their superentity and subentities from their

@@ -106,7 +106,7 @@ public final class Schema: Hashable, CustomDebugStringConvertible, Sendable {
     /// The entities SwiftData builds for the schema's model classes (see `Entity.isSchemaEntity`), in the order of
     /// `entities`: what a container stores and the runtime works with. Empty for a schema whose entities have no
     /// model class.
-    let modelEntities: [Entity]
+    package let modelEntities: [Entity]
     /// The model classes' entities by name.
     let modelEntitiesByName: [String: Entity]
 

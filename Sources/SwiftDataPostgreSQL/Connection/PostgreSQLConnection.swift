@@ -12,6 +12,10 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     /// The server's address without its password, for messages.
     package let server: String
     private let url: URL
+    /// True for a migration's connection, whose transaction stays open for the whole migration: the transactions
+    /// the saves of a custom stage's contexts open on it are savepoints inside it, so that the migration commits or
+    /// rolls back as one.
+    var nestsTransactions = false
 
     /// Connects to the server a libpq connection URI names.
     ///
@@ -99,6 +103,25 @@ package final class PostgreSQLConnection: @unchecked Sendable {
             throw PostgreSQLError(
                 sqlState.map { .statementFailed(sqlState: $0) } ?? .connectionLost, server: server, message: message)
         }
+    }
+
+    /// Opens a transaction, at an isolation level when one is given (PostgreSQL's default, READ COMMITTED, when
+    /// nil); on a connection that nests transactions, a savepoint inside the open one, which takes its isolation.
+    func beginTransaction(isolation: String? = nil) throws {
+        if nestsTransactions { return try executeScript("SAVEPOINT \"swiftdata_nested\"") }
+        try executeScript(isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
+    }
+
+    /// Commits what `beginTransaction(isolation:)` opened.
+    func commitTransaction() throws {
+        try executeScript(nestsTransactions ? "RELEASE SAVEPOINT \"swiftdata_nested\"" : "COMMIT")
+    }
+
+    /// Rolls back what `beginTransaction(isolation:)` opened.
+    func rollBackTransaction() throws {
+        try executeScript(
+            nestsTransactions
+                ? "ROLLBACK TO SAVEPOINT \"swiftdata_nested\"; RELEASE SAVEPOINT \"swiftdata_nested\"" : "ROLLBACK")
     }
 
     /// Reconnects with the same URI after the connection broke.

@@ -13,6 +13,8 @@ final class PostgreSQLConnectionPool: Sendable {
     private let idle = Mutex<[PostgreSQLConnection]>([])
     /// The connections kept open between uses.
     let idleLimit: Int
+    /// The one connection a migration's pool hands out, in the migration's transaction; nil for other pools.
+    let shared: PostgreSQLConnection?
 
     /// A pool whose first connection opens now, so that a wrong URL or an unreachable server fails at once.
     ///
@@ -21,14 +23,25 @@ final class PostgreSQLConnectionPool: Sendable {
         self.url = url
         self.server = ServerAddress.redacted(url)
         self.idleLimit = idleLimit
+        self.shared = nil
         let first = try PostgreSQLConnection(url: url)
         idle.withLock { $0.append(first) }
+    }
+
+    /// A pool that hands out only a migration's connection, whose transaction is open: everything the contexts of a
+    /// custom migration stage read and write happens in it, and it is never replaced, closed or kept.
+    init(sharing connection: PostgreSQLConnection, url: URL) {
+        self.url = url
+        self.server = connection.server
+        self.idleLimit = 0
+        self.shared = connection
     }
 
     /// Takes a connection: an idle one that still works, or a new one.
     ///
     /// - Throws: `PostgreSQLError` when no connection can be opened.
     func take() throws -> PostgreSQLConnection {
+        if let shared { return shared }
         while let connection = idle.withLock({ $0.popLast() }) {
             if connection.isUsable { return connection }
         }
@@ -38,7 +51,7 @@ final class PostgreSQLConnectionPool: Sendable {
     /// Gives a connection back. One that broke, or that still has a transaction open (a save that failed to end
     /// it), is closed instead of kept.
     func give(_ connection: PostgreSQLConnection) {
-        guard connection.isUsable, !connection.isInTransaction else { return }
+        guard shared == nil, connection.isUsable, !connection.isInTransaction else { return }
         idle.withLock { connections in
             if connections.count < idleLimit { connections.append(connection) }
         }
@@ -55,7 +68,7 @@ final class PostgreSQLConnectionPool: Sendable {
             let result = try body(connection)
             give(connection)
             return result
-        } catch let error as PostgreSQLError where !connection.isUsable {
+        } catch let error as PostgreSQLError where !connection.isUsable && shared == nil {
             _ = error
             let fresh = try PostgreSQLConnection(url: url)
             defer { give(fresh) }

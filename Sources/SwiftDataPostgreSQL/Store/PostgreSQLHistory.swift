@@ -123,13 +123,13 @@ extension PostgreSQLModelStore: StoreHistory {
     {
         let connection = try pool.take()
         defer { pool.give(connection) }
-        try connection.executeScript(isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
+        try connection.beginTransaction(isolation: isolation)
         do {
             let result = try body(connection)
-            try connection.executeScript("COMMIT")
+            try connection.commitTransaction()
             return result
         } catch {
-            try? connection.executeScript("ROLLBACK")
+            try? connection.rollBackTransaction()
             throw error
         }
     }

@@ -32,7 +32,7 @@ extension PostgreSQLModelStore {
         }
         let tables = Set(
             entities.map(\.tableName)
-                + entities.flatMap { PostgreSQLTables.joinTables(of: $0) })
+                + entities.flatMap { SQLTableLayout.joinTables(of: $0) })
         let sql = "TRUNCATE \(tables.sorted().map(dialect.quoted).joined(separator: ", "))"
         do {
             try inTransaction { connection in
@@ -78,7 +78,7 @@ final class PostgreSQLStoreSave: StoreSave {
         do {
             try writer.write(changes)
         } catch {
-            try? connection.executeScript("ROLLBACK")
+            try? connection.rollBackTransaction()
             store.pool.give(connection)
             throw Self.failure(error, store: store, entityName: writer.currentEntityName)
         }
@@ -106,7 +106,7 @@ final class PostgreSQLStoreSave: StoreSave {
         // commit: a save reported as failed when it committed would be written twice when the app saves again.
         let transaction = try? connection.execute("SELECT txid_current()").integer(row: 0, column: 0)
         do {
-            try connection.executeScript("COMMIT")
+            try connection.commitTransaction()
         } catch {
             if let transaction, !connection.isUsable,
                 let status = try? Self.status(of: transaction, in: postgreSQLStore.pool), status == "committed"
@@ -114,7 +114,7 @@ final class PostgreSQLStoreSave: StoreSave {
                 return
             }
             if let recordedToken { postgreSQLStore.ownTransactions.forget(recordedToken) }
-            try? connection.executeScript("ROLLBACK")
+            try? connection.rollBackTransaction()
             throw Self.failure(error, store: postgreSQLStore, entityName: nil)
         }
     }
@@ -125,11 +125,15 @@ final class PostgreSQLStoreSave: StoreSave {
         for _ in 0...pool.idleLimit {
             let connection = try pool.take()
             do {
-                try connection.executeScript("BEGIN")
+                try connection.beginTransaction()
                 return connection
-            } catch  where !connection.isUsable {
+            } catch  where !connection.isUsable && pool.shared == nil {
                 continue
             }
+        }
+        if let shared = pool.shared {
+            try shared.beginTransaction()
+            return shared
         }
         let connection = try PostgreSQLConnection(url: pool.url)
         try connection.executeScript("BEGIN")
@@ -146,7 +150,7 @@ final class PostgreSQLStoreSave: StoreSave {
         guard isOpen else { return }
         isOpen = false
         if let recordedToken { postgreSQLStore.ownTransactions.forget(recordedToken) }
-        try? connection.executeScript("ROLLBACK")
+        try? connection.rollBackTransaction()
         postgreSQLStore.pool.give(connection)
     }
 

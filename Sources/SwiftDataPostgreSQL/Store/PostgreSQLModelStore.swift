@@ -17,6 +17,9 @@ final class PostgreSQLModelStore: Sendable {
     let pool: PostgreSQLConnectionPool
     /// The tokens of the history transactions this store object saved, which its watch does not report.
     let ownTransactions = OwnTransactionNotes()
+    /// True for the store a custom migration stage's contexts use, in the migration's transaction: its saves record
+    /// no history, and a required column the stage has not filled yet reads as having no value.
+    let isMigrationStore: Bool
     var dialect: PostgreSQLDialect { PostgreSQLDialect() }
 
     /// The table that records the store's identity and schema.
@@ -31,15 +34,15 @@ final class PostgreSQLModelStore: Sendable {
     /// - Throws: `SwiftDataError.loadIssueModelContainer` with a `PostgreSQLError` under it: the server cannot be
     ///   reached, refuses the login or has no such database; or the database holds another program's tables or
     ///   another schema of this one's (this store does not migrate yet).
-    init(configuration: PostgreSQLConfiguration, entities: [Schema.Entity], version: Schema.Version) throws {
+    init(
+        configuration: PostgreSQLConfiguration, entities: [Schema.Entity], version: Schema.Version,
+        migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws {
         self.configuration = configuration
         self.entities = entities
+        self.isMigrationStore = false
         let dialect = PostgreSQLDialect()
-        var layouts: [String: SQLTableLayout] = [:]
-        for entity in entities {
-            let hierarchy = entities.filter { $0 !== entity && $0.tableName == entity.tableName }
-            layouts[entity.name] = try SQLTableLayout(entity: entity, hierarchy: hierarchy, dialect: dialect)
-        }
+        let layouts = try Self.layouts(of: entities)
         self.layouts = layouts
         let server = ServerAddress.redacted(configuration.url)
         do {
@@ -54,15 +57,44 @@ final class PostgreSQLModelStore: Sendable {
         try tables.checkNames(server: server)
         do {
             identifier = try pool.withConnection { connection in
-                try tables.open(connection, allowsCreating: configuration.allowsSave)
+                try tables.open(connection, configuration: configuration, migrationPlan: migrationPlan)
             }
         } catch let error as PostgreSQLError {
             throw SwiftDataError(
                 .loadIssueModelContainer,
                 "the PostgreSQL store '\(configuration.name)' at \(server) cannot be opened: \(error.message)",
                 underlying: error)
+        } catch let refusal as MigrationRefusal {
+            throw SwiftDataError(
+                .loadIssueModelContainer,
+                "the PostgreSQL store '\(configuration.name)' at \(server) cannot be migrated: \(refusal.description)")
         }
         identifierScopes = IdentifierScopes(storeIdentifier: identifier, entities: entities)
+    }
+
+    /// A store over a migration's connection, whose tables exist already, for the contexts a custom stage runs.
+    init(
+        migratingWith connection: PostgreSQLConnection, tables: PostgreSQLTables, identifier: String,
+        configuration: PostgreSQLConfiguration
+    ) {
+        self.configuration = configuration
+        self.entities = tables.entities
+        self.layouts = tables.layouts
+        self.identifier = identifier
+        self.identifierScopes = IdentifierScopes(storeIdentifier: identifier, entities: tables.entities)
+        self.pool = PostgreSQLConnectionPool(sharing: connection, url: configuration.url)
+        self.isMigrationStore = true
+    }
+
+    /// The table layouts of a store's entities; the entities of an inheritance hierarchy share one table.
+    static func layouts(of entities: [Schema.Entity]) throws -> [String: SQLTableLayout] {
+        var layouts: [String: SQLTableLayout] = [:]
+        for entity in entities {
+            let hierarchy = entities.filter { $0 !== entity && $0.tableName == entity.tableName }
+            layouts[entity.name] = try SQLTableLayout(
+                entity: entity, hierarchy: hierarchy, dialect: PostgreSQLDialect())
+        }
+        return layouts
     }
 
     /// The layout of an entity this store holds.

@@ -7,10 +7,13 @@ final class PostgreSQLRowSource {
     /// The identifiers' scope of the rows, and of the targets of each to-one relationship stored in the row.
     let scope: IdentifierScope
     let targetScopes: [IdentifierScope?]
+    /// True when the rows are read by a custom migration stage (see `PostgreSQLModelStore.isMigrationStore`).
+    let isMigrating: Bool
 
     init(entity: Schema.Entity, layout: SQLTableLayout, store: PostgreSQLModelStore) {
         self.entity = entity
         self.layout = layout
+        self.isMigrating = store.isMigrationStore
         self.scope = store.identifierScope(entityName: entity.name)
         self.targetScopes = entity.persistedProperties.map { property in
             guard let info = property.relationshipInfo, case .foreignKey = info.storage else { return nil }
@@ -47,6 +50,10 @@ struct PostgreSQLRow: StoreRow {
         do {
             if range.count == 1 { return try codec.decodeColumn(column(range.lowerBound)) }
             return try codec.decodeColumns(ArraySlice(range.map(column)))
+        } catch  where source.isMigrating && range.allSatisfy({ column($0) == .null }) {
+            // A required property a custom migration stage has not filled yet: it has no value until didMigrate
+            // sets one.
+            return ModelStorage.Unset()
         } catch {
             throw SwiftDataError(
                 .loadIssueModelContainer,

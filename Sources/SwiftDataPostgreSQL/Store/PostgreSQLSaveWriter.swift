@@ -182,6 +182,8 @@ struct PostgreSQLSaveWriter {
     private mutating func recordHistory(_ changes: StoreChanges, deleted: [(entity: Schema.Entity, keys: [Int64])])
         throws
     {
+        // A migration's saves are part of changing the schema, not changes of the app's data.
+        guard !store.isMigrationStore else { return }
         let recorded = RecordedChanges(
             insertRuns: insertRuns, insertedKeys: insertedKeys, rewrites: rewrites, updated: changes.updated,
             storeSideUpdates: unlinkedRows, deleted: deleted, preserved: preserved)

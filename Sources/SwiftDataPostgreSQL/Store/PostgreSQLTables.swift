@@ -18,7 +18,7 @@ struct PostgreSQLTables {
     func checkNames(server: String) throws {
         for entity in entities {
             guard let layout = layouts[entity.name] else { continue }
-            let names = [layout.tableName] + layout.columns.map(\.name) + Self.joinTables(of: entity)
+            let names = [layout.tableName] + layout.columns.map(\.name) + SQLTableLayout.joinTables(of: entity)
             for name in names where name.utf8.count > PostgreSQLModelStore.longestName {
                 throw SwiftDataError(
                     .loadIssueModelContainer,
@@ -29,13 +29,19 @@ struct PostgreSQLTables {
         }
     }
 
-    /// Opens the store in a database: creates the tables when the database has none, checks them otherwise, and
-    /// returns the store's identifier. Another process may be opening the same database: creators take a lock in
-    /// the transaction, so the first creates and the others find its tables.
+    /// Opens the store in a database: creates the tables when the database has none, migrates them when they hold
+    /// another schema of the app's (`PostgreSQLMigrator`), and returns the store's identifier. Another process may
+    /// be opening the same database: creators take a lock in the transaction, so the first creates or migrates and
+    /// the others find its tables.
     ///
-    /// - Throws: `PostgreSQLError.foreignSchema` when the database holds tables of another program, or of another
-    ///   schema than this one; what the server throws.
-    func open(_ connection: PostgreSQLConnection, allowsCreating: Bool) throws -> String {
+    /// - Throws: `PostgreSQLError.foreignSchema` when the database holds tables of another program, or another
+    ///   schema and the store is read-only; `MigrationRefusal` or `SwiftDataError` when the migration cannot be
+    ///   made; what the server throws.
+    func open(
+        _ connection: PostgreSQLConnection, configuration: PostgreSQLConfiguration,
+        migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws -> String {
+        let allowsCreating = configuration.allowsSave
         try checkServer(connection)
         let found = try existingStore(connection)
         if let found, found.schema.entities == storedSchema.entities, try hasHistory(connection) || !allowsCreating {
@@ -56,7 +62,10 @@ struct PostgreSQLTables {
             let identifier: String
             if let found = try existingStore(connection) {
                 if found.schema.entities != storedSchema.entities {
-                    try migrateAdditively(connection, from: found.schema)
+                    try PostgreSQLMigrator(
+                        connection: connection, stored: found.schema, target: self, plan: migrationPlan,
+                        configuration: configuration, storeIdentifier: found.identifier
+                    ).migrate()
                 }
                 // A store made before it recorded history gets the table.
                 if try !hasHistory(connection) { try connection.execute(PostgreSQLHistory.createSQL) }
@@ -117,11 +126,12 @@ struct PostgreSQLTables {
             }
         }
         guard let identifier = metadata["storeIdentifier"], let model = metadata["model"],
-            let stored = try? StoredSchema.decoded(model)
+            var stored = try? StoredSchema.decoded(model)
         else {
             throw PostgreSQLError(
                 .foreignSchema, server: connection.server, message: "the store's metadata table is incomplete")
         }
+        stored.version = metadata["schemaVersion"] ?? stored.version
         return (identifier, stored)
     }
 
@@ -136,7 +146,7 @@ struct PostgreSQLTables {
             if entity.tableName == entity.name, let layout = layouts[entity.name] {
                 for statement in createStatements(entity: entity, layout: layout) { try connection.execute(statement) }
             }
-            for table in Self.joinTables(of: entity) {
+            for table in SQLTableLayout.joinTables(of: entity) {
                 for statement in joinTableStatements(table) { try connection.execute(statement) }
             }
         }
@@ -214,14 +224,5 @@ struct PostgreSQLTables {
         var prefix = Substring(name)
         while prefix.utf8.count + suffix.utf8.count > PostgreSQLModelStore.longestName { prefix = prefix.dropLast() }
         return prefix + suffix
-    }
-
-    /// The join tables an entity's relationships own.
-    static func joinTables(of entity: Schema.Entity) -> [String] {
-        entity.persistedProperties.compactMap {
-            guard case .joinTable(let name, let ownerColumn, _) = $0.relationshipInfo?.storage, ownerColumn == "owner"
-            else { return nil }
-            return name
-        }
     }
 }

@@ -153,6 +153,23 @@ package struct SQLTableLayout: Sendable {
             return columns[range]
         }
     }
+
+    /// The names a store's recorded schema gives an index or uniqueness constraint: its properties', or, when one of
+    /// them is a composite attribute, its columns'. SQLite stores made before such constraints covered each field's
+    /// column recorded the properties: the new names differ from theirs, so they migrate and make the index anew.
+    package func recordedNames(of properties: [String], in entity: Schema.Entity) -> [String] {
+        let columns = columns(of: properties, in: entity)
+        return columns.count == properties.count ? properties : columns.map(\.name)
+    }
+
+    /// The join tables an entity's relationships own (a many-to-many relationship's table belongs to one side).
+    package static func joinTables(of entity: Schema.Entity) -> [String] {
+        entity.persistedProperties.compactMap {
+            guard case .joinTable(let name, let ownerColumn, _) = $0.relationshipInfo?.storage, ownerColumn == "owner"
+            else { return nil }
+            return name
+        }
+    }
 }
 
 extension SQLTableLayout {

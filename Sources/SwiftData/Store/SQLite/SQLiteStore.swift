@@ -265,25 +265,18 @@ final class SQLiteStore: Sendable {
         for entity in entities where entity.tableName == entity.name {
             guard let layout = layouts[entity.name] else { continue }
             let columns = layout.columns.map { "\($0.name) \($0.sqlType)\($0.isNullable ? "" : " NOT NULL")" }
-            let unique = entity.uniquenessConstraints.map { "unique(\($0.joined(separator: ",")))" }
+            let unique = entity.uniquenessConstraints.map {
+                "unique(\(layout.recordedNames(of: $0, in: entity).joined(separator: ",")))"
+            }
             let indices =
-                entity.indices.map { "index(\($0.joined(separator: ",")))" }
+                entity.indices.map { "index(\(layout.recordedNames(of: $0, in: entity).joined(separator: ",")))" }
                 + (SpotlightIndex(entity: entity).map {
                     ["spotlight(\($0.properties.map(\.name).joined(separator: ",")))"]
                 } ?? [])
             lines.append("\(layout.tableName)(\((columns + unique + indices).joined(separator: ", ")))")
-            for table in joinTables(of: entity) { lines.append("\(table)(owner, target)") }
+            for table in SQLTableLayout.joinTables(of: entity) { lines.append("\(table)(owner, target)") }
         }
         return Array(Set(lines)).sorted().joined(separator: "\n")
-    }
-
-    /// The join tables an entity's relationships own.
-    static func joinTables(of entity: Schema.Entity) -> [String] {
-        entity.persistedProperties.compactMap {
-            guard case .joinTable(let name, let ownerColumn, _) = $0.relationshipInfo?.storage, ownerColumn == "owner"
-            else { return nil }
-            return name
-        }
     }
 
     /// Creates the tables of a new store and returns its identifier. Another process may be creating the same
@@ -313,7 +306,7 @@ final class SQLiteStore: Sendable {
                         try connection.execute(statement)
                     }
                 }
-                for table in joinTables(of: entity) {
+                for table in SQLTableLayout.joinTables(of: entity) {
                     try connection.execute(
                         "CREATE TABLE \(quoted(table)) (\"owner\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, "
                             + "PRIMARY KEY (\"owner\", \"target\")) WITHOUT ROWID"
@@ -364,7 +357,9 @@ final class SQLiteStore: Sendable {
                     if let spotlight = SpotlightIndex(entity: entity) {
                         try connection.execute("DELETE FROM \(quoted(spotlight.tableName))")
                     }
-                    for table in Self.joinTables(of: entity) { try connection.execute("DELETE FROM \(quoted(table))") }
+                    for table in SQLTableLayout.joinTables(of: entity) {
+                        try connection.execute("DELETE FROM \(quoted(table))")
+                    }
                 }
                 try clearHistory(connection)
                 return files

@@ -43,42 +43,9 @@ struct Migrator {
     // MARK: - Stages
 
     private func runStages(of plan: any SchemaMigrationPlan.Type, from stored: StoredSchema) throws -> StoredSchema {
-        let schemas = plan.schemas
-        let versions = schemas.map { $0.versionIdentifier.description }
-        guard let targetIndex = versions.lastIndex(of: target.version) else { return stored }
-        guard let startIndex = versions.firstIndex(of: stored.version) else {
-            if let storedVersion = Self.version(stored.version), let targetVersion = Self.version(target.version),
-                storedVersion > targetVersion
-            {
-                throw SwiftDataError(
-                    .backwardMigration,
-                    "the store at \(path) has schema version \(stored.version), newer than the code's \(target.version)"
-                )
-            }
-            throw SwiftDataError(
-                .unknownSchema,
-                "the store at \(path) has schema version \(stored.version), which \(plan) does not list"
-            )
-        }
-        guard startIndex <= targetIndex else {
-            throw SwiftDataError(
-                .backwardMigration,
-                "the store at \(path) has schema version \(stored.version), newer than the code's \(target.version)"
-            )
-        }
         var current = stored
-        var position = startIndex
-        while position < targetIndex {
-            let from = schemas[position]
-            let stage = plan.stages.first { stage in
-                stage.fromVersion.versionIdentifier == from.versionIdentifier
-            }
-            let to = stage.map(\.toVersion) ?? schemas[position + 1]
-            guard let next = versions.firstIndex(of: to.versionIdentifier.description), next > position else {
-                throw SwiftDataError(.unknownSchema, "a stage of \(plan) goes from \(from.versionIdentifier) backwards")
-            }
-            current = try run(stage, from: from, to: to, current: current)
-            position = next
+        for step in try MigrationStep.steps(of: plan, from: stored.version, to: target.version, location: path) {
+            current = try run(step.stage, from: step.from, to: step.to, current: current)
         }
         return current
     }
@@ -187,29 +154,5 @@ struct Migrator {
 
     static func layouts(of schema: Schema) throws -> [String: SQLTableLayout] {
         try SQLiteStore.layouts(of: schema.modelEntities)
-    }
-
-    static func version(_ text: String) -> Schema.Version? {
-        let parts = text.split(separator: ".").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        return Schema.Version(parts[0], parts[1], parts[2])
-    }
-}
-
-extension MigrationStage {
-    /// The version the stage starts from.
-    var fromVersion: any VersionedSchema.Type {
-        switch self {
-        case .lightweight(let from, _): from
-        case .custom(let from, _, _, _): from
-        }
-    }
-
-    /// The version the stage ends at.
-    var toVersion: any VersionedSchema.Type {
-        switch self {
-        case .lightweight(_, let to): to
-        case .custom(_, let to, _, _): to
-        }
     }
 }

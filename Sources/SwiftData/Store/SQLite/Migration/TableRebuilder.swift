@@ -16,28 +16,10 @@ struct TableRebuilder {
     /// inferred, where dropping an entity's rows is refused.
     var dropsRemovedEntities = true
 
-    /// The old entity each new entity takes its rows from: the same name or, when exactly one entity disappears
-    /// and one appears and most of their columns match, the renamed one.
-    var pairs: [String: StoredSchema.Entity] {
-        let entities = self.entities.filter { $0.tableName == $0.name }
-        var result: [String: StoredSchema.Entity] = [:]
-        for entity in entities {
-            if let match = old.entity(named: entity.name) { result[entity.name] = match }
-        }
-        let newOnly = entities.filter { result[$0.name] == nil }
-        let oldOnly = old.entities.filter { stored in !entities.contains { $0.name == stored.name } }
-        if newOnly.count == 1, oldOnly.count == 1, let layout = layouts[newOnly[0].name] {
-            let oldNames = Set(oldOnly[0].columns.map(\.name))
-            let shared = layout.columns.filter { oldNames.contains($0.name) }.count
-            if shared * 2 >= max(1, oldOnly[0].columns.count) { result[newOnly[0].name] = oldOnly[0] }
-        }
-        return result
-    }
-
     /// Rebuilds every table. Throws `MigrationRefusal` when a change cannot be inferred.
     func rebuild() throws {
-        let pairs = self.pairs
-        try refuseRelationshipStorageChanges(pairs: pairs)
+        let pairs = old.sources(for: entities, layouts: layouts)
+        try old.checkRelationshipStorage(of: entities, sources: pairs)
         // One table per hierarchy: its root's layout holds every member's columns.
         for entity in entities where entity.tableName == entity.name {
             guard let layout = layouts[entity.name] else { continue }
@@ -64,33 +46,6 @@ struct TableRebuilder {
 
     // MARK: - Internal
 
-    /// Refuses relationships whose links would move between a foreign key and a join table (to-one ↔ to-many
-    /// changes), which this version does not convert, rather than lose the links.
-    private func refuseRelationshipStorageChanges(pairs: [String: StoredSchema.Entity]) throws {
-        let oldJoinTables = Set(old.entities.flatMap(\.joinTables))
-        for entity in entities {
-            let source = pairs[entity.name]
-            for property in entity.persistedProperties {
-                guard let info = property.relationshipInfo else { continue }
-                let names = [property.name, property.schemaProperty.originalName]
-                let hadForeignKey = source?.columns.contains { $0.isForeignKey && names.contains($0.property) } ?? false
-                let hadJoinTable = names.contains { oldJoinTables.contains("\(source?.name ?? entity.name)_\($0)") }
-                let changed: Bool
-                switch info.storage {
-                case .foreignKey: changed = hadJoinTable
-                case .joinTable(_, let ownerColumn, _): changed = ownerColumn == "owner" && hadForeignKey
-                case .inverseForeignKey: changed = hadForeignKey || hadJoinTable
-                }
-                if changed {
-                    throw MigrationRefusal(
-                        "\(entity.name).\(property.name) changes how its links are stored (to-one ↔ to-many); "
-                            + "move the links in a custom migration stage through a new relationship"
-                    )
-                }
-            }
-        }
-    }
-
     private func rebuild(_ entity: Schema.Entity, layout: SQLTableLayout, from source: StoredSchema.Entity) throws {
         let table = quoted(source.name)
         let rowCount = try count("SELECT count(*) FROM \(table)")
@@ -109,31 +64,28 @@ struct TableRebuilder {
                 sources.append(hadType ? quoted(column.name) : literal)
                 continue
             }
-            guard let property = owningProperty(of: column, in: entity) else { continue }
-            let suffix = String(column.name.dropFirst(property.name.count))
-            let originalName = property.schemaProperty.originalName + suffix
+            guard let property = SQLTableLayout.owningProperty(of: column, in: entity, among: entities) else {
+                continue
+            }
+            let originalName = SQLTableLayout.originalName(of: column, property: property)
             let previous =
                 source.columns.first { $0.name == column.name } ?? source.columns.first { $0.name == originalName }
             var nullable = column.isNullable
             let expression: String
             if let previous {
                 if previous.sqlType != column.sqlType || previous.isForeignKey != column.isForeignKey {
-                    throw MigrationRefusal(
-                        "\(entity.name).\(property.name) changed from \(previous.sqlType) to \(column.sqlType); "
-                            + "convert it in a custom migration stage"
-                    )
+                    throw MigrationRefusal.typeChanged(
+                        "\(entity.name).\(property.name)", from: previous.sqlType, to: column.sqlType)
                 }
                 if !column.isNullable && previous.isNullable {
-                    if let value = try defaultValue(of: property, column: column) {
+                    if let value = try SQLTableLayout.defaultValue(of: property, column: column) {
                         bindings.append(value)
                         expression = "COALESCE(\(quoted(previous.name)), ?\(bindings.count))"
                     } else {
                         let missing = try count("SELECT count(*) FROM \(table) WHERE \(quoted(previous.name)) IS NULL")
                         if missing > 0 && !leavesRequiredColumnsOpen {
-                            throw MigrationRefusal(
-                                "\(entity.name).\(property.name) becomes required without a default value, and \(missing) "
-                                    + "stored row(s) have none; give it a default or fill it in a custom migration stage"
-                            )
+                            throw MigrationRefusal.becomesRequired(
+                                "\(entity.name).\(property.name)", missing: missing)
                         }
                         nullable = nullable || leavesRequiredColumnsOpen
                         expression = quoted(previous.name)
@@ -143,18 +95,14 @@ struct TableRebuilder {
                 }
             } else if column.isNullable {
                 expression = "NULL"
-            } else if let value = try defaultValue(of: property, column: column) {
+            } else if let value = try SQLTableLayout.defaultValue(of: property, column: column) {
                 bindings.append(value)
                 expression = "?\(bindings.count)"
             } else if leavesRequiredColumnsOpen || rowCount == 0 {
                 nullable = true
                 expression = "NULL"
             } else {
-                throw MigrationRefusal(
-                    "\(entity.name).\(property.name) is new and required, without a default value, and \(rowCount) "
-                        + "stored row(s) would need one; make it optional, give it a default, or fill it in a custom "
-                        + "migration stage's didMigrate"
-                )
+                throw MigrationRefusal.newAndRequired("\(entity.name).\(property.name)", rows: rowCount)
             }
             definitions.append("\(quoted(column.name)) \(column.sqlType)\(nullable ? "" : " NOT NULL")")
             targets.append(quoted(column.name))
@@ -241,39 +189,8 @@ struct TableRebuilder {
         )
     }
 
-    /// The property a column stores: the entity's own, or that of the hierarchy member that declares it.
-    private func owningProperty(of column: SQLTableLayout.Column, in entity: Schema.Entity) -> Schema.Entity
-        .Property?
-    {
-        if column.propertyIndex >= 0 { return entity.persistedProperties[column.propertyIndex] }
-        for member in entities where member.tableName == entity.tableName && member !== entity {
-            for property in member.persistedProperties where column.name.hasPrefix(property.name) {
-                let suffix = column.name.dropFirst(property.name.count)
-                if suffix.isEmpty || suffix.hasPrefix(".") { return property }
-            }
-        }
-        return nil
-    }
-
-    private func defaultValue(of property: Schema.Entity.Property, column: SQLTableLayout.Column) throws
-        -> SQLValue?
-    {
-        guard let value = property.defaultValue, let codec = property.codec else { return nil }
-        let values = try codec.encodeColumns(value)
-        let suffix = String(column.name.dropFirst(property.name.count))
-        let shapes = codec.columnShapes
-        guard let index = shapes.firstIndex(where: { $0.suffix == suffix }) else { return nil }
-        return values[index]
-    }
-
     private func count(_ sql: String) throws -> Int {
         guard case .integer(let value) = try connection.statement(sql).rows().first?.first else { return 0 }
         return Int(value)
     }
-}
-
-/// A schema change that cannot be made without inventing or losing data.
-struct MigrationRefusal: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

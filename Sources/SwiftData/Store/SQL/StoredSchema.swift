@@ -90,14 +90,14 @@ package struct StoredSchema: Codable, Equatable, Sendable {
             }
             let shape =
                 columns.map { "\($0.name) \($0.sqlType) \($0.isNullable)" }
-                + entity.uniquenessConstraints.map { "u\($0)" }
-                + entity.indices.map { "i\($0)" } + modifiers
+                + entity.uniquenessConstraints.map { "u\(layout.recordedNames(of: $0, in: entity))" }
+                + entity.indices.map { "i\(layout.recordedNames(of: $0, in: entity))" } + modifiers
             return Entity(
                 name: entity.name,
                 columns: columns,
                 uniquenessConstraints: entity.uniquenessConstraints,
                 indices: entity.indices,
-                joinTables: SQLiteStore.joinTables(of: entity),
+                joinTables: SQLTableLayout.joinTables(of: entity),
                 attributes: Self.attributes(of: entity, among: entities),
                 relationships: Self.relationships(of: entity, among: entities),
                 subentities: Self.subentities(of: entity, among: entities),
@@ -180,7 +180,7 @@ package struct StoredSchema: Codable, Equatable, Sendable {
     package func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
 
     /// True when the two schemas store the same tables the same way (versions aside), join tables included.
-    func hasSameShape(as other: StoredSchema) -> Bool {
+    package func hasSameShape(as other: StoredSchema) -> Bool {
         entities.sorted { $0.name < $1.name }.map(\.hash) == other.entities.sorted { $0.name < $1.name }.map(\.hash)
             && entities.map(\.name).sorted() == other.entities.map(\.name).sorted()
             && Set(entities.flatMap(\.joinTables)) == Set(other.entities.flatMap(\.joinTables))
