@@ -15,7 +15,8 @@ extension PostgreSQLModelStore: ModelStore {
 
     // MARK: - Reading
 
-    /// Reads every row first, then hands them to `body` once the connection is back in the pool.
+    /// Reads every row first (or, with a cursor, the cursor's next page), then hands them to `body` once the
+    /// connection is back in the pool (or, with a cursor, idle until the next page).
     func readRows(_ request: StoreReadRequest, _ body: (PostgreSQLRow) throws -> Void) throws {
         let entity = request.entity
         let layout = try layout(of: entity)
@@ -24,7 +25,16 @@ extension PostgreSQLModelStore: ModelStore {
         let sql = query.select(
             selection.selectList(of: layout, dialect: dialect), from: dialect.quoted(layout.tableName),
             dialect: dialect)
-        let result = try run(sql, query.bindings, entity: entity, filtered: request.filter != nil)
+        let filtered = request.filter != nil
+        let result: PostgreSQLResult
+        if let cursor = request.cursor {
+            guard let page = try nextPage(of: cursor, sql, query.bindings, entity: entity, filtered: filtered) else {
+                return
+            }
+            result = page
+        } else {
+            result = try run(sql, query.bindings, entity: entity, filtered: filtered)
+        }
         let width = layout.columns.count
         // Every row's values in one array, each row a slice of it: one allocation per read, not one per row. A
         // column the read left out holds NULL, so every row keeps the layout's positions.
@@ -145,14 +155,20 @@ extension PostgreSQLModelStore: ModelStore {
         do {
             return try pool.withConnection { try $0.execute(sql, bindings) }
         } catch let error as PostgreSQLError {
-            if filtered, case .statementFailed(let state) = error.kind, Self.typingFailures.contains(state) {
-                throw StoreCannotEvaluate(
-                    part: .predicate, reason: "PostgreSQL cannot type the predicate's SQL (\(error.message))")
-            }
-            throw SwiftDataError(
-                .loadIssueModelContainer, "reading \(entity.name) from the PostgreSQL store '\(name)' failed",
-                entityName: entity.name, sql: sql, underlying: error)
+            throw readFailure(error, sql: sql, entity: entity, filtered: filtered)
         }
+    }
+
+    /// What a read that failed throws: `StoreCannotEvaluate` for a predicate whose SQL the server cannot type, so
+    /// that it is evaluated in memory; otherwise `SwiftDataError.loadIssueModelContainer` naming the entity.
+    func readFailure(_ error: PostgreSQLError, sql: String, entity: Schema.Entity, filtered: Bool) -> any Error {
+        if filtered, case .statementFailed(let state) = error.kind, Self.typingFailures.contains(state) {
+            return StoreCannotEvaluate(
+                part: .predicate, reason: "PostgreSQL cannot type the predicate's SQL (\(error.message))")
+        }
+        return SwiftDataError(
+            .loadIssueModelContainer, "reading \(entity.name) from the PostgreSQL store '\(name)' failed",
+            entityName: entity.name, sql: sql, underlying: error)
     }
 
     /// SQLSTATEs of SQL the server could not type: an indeterminate, mismatched or ambiguous type, or no operator
