@@ -36,6 +36,11 @@ extension ModelContext {
 
     /// Calls a block for each model that matches a fetch descriptor, loading them in batches.
     ///
+    /// On a store that reads through a cursor (PostgreSQL's), the batches come from one cursor, in one read-only
+    /// transaction, for the whole enumeration: each batch sees the store as the first one did, and a save the block
+    /// makes, or another context makes meanwhile, does not show in the batches that follow. A model this context
+    /// holds already is delivered as it holds it, not set back to the state the cursor reads.
+    ///
     /// - Throws: `SwiftDataError.includePendingChangesWithBatchSize`'s sibling rule: when the context has unsaved
     ///   changes and `allowEscapingMutations` is false, this throws `SwiftDataError.modelValidationFailure` rather
     ///   than enumerate over a dirty context; also what the block throws.
@@ -52,9 +57,27 @@ extension ModelContext {
             )
         }
         let plan = try FetchPlan(descriptor: fetch, context: self)
-        // Models delivered by keyset paging before the store refused a batch, which paging by offset continues.
+        // Models delivered by a cursor or keyset paging before the store refused a batch, which paging by offset
+        // continues.
         var delivered = 0
-        if plan.canPageByIdentifier {
+        if plan.runsInStore && plan.store.readsThroughCursors {
+            // One cursor in the store for the whole enumeration: each batch continues where the last one ended,
+            // sorted or not, and every batch sees the store as the first one did.
+            let cursor = StoreCursor(pageSize: batchSize)
+            defer { plan.store.closeCursor(cursor) }
+            do {
+                while true {
+                    let batch = try plan.models(through: cursor)
+                    for model in batch {
+                        try block(model)
+                        delivered += 1
+                    }
+                    if batch.count < cursor.pageSize { return }
+                }
+            } catch is StoreCannotEvaluate {
+                // As below: the rest pages by offset, evaluating the predicate in memory.
+            }
+        } else if plan.canPageByIdentifier {
             // Keyset paging: each batch continues after the last identifier, so every batch costs the same.
             var remaining = fetch.fetchLimit ?? Int.max
             var skip = fetch.fetchOffset ?? 0

@@ -71,7 +71,13 @@ extension ModelContext {
             }
         }
         for (position, row) in sink.heldRows {
-            models[position] = try materialize(row)
+            // A cursor's rows are the store as it was when its first page was read: a held model may be newer (the
+            // enumeration's block saved it, or a save elsewhere was merged into it), so it is not set back.
+            if request.cursor != nil, let held = registered[row.identifier]?.model {
+                models[position] = held
+            } else {
+                models[position] = try materialize(row)
+            }
         }
         return (models.map { $0! }, targets)
     }

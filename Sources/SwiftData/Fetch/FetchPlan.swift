@@ -59,7 +59,7 @@ struct FetchPlan<T: PersistentModel> {
     }
 
     /// True when the store computes the whole result, limit and offset included.
-    private var runsInStore: Bool { predicateInStore && sortOrder != nil && !includesPending }
+    var runsInStore: Bool { predicateInStore && sortOrder != nil && !includesPending }
 
     /// A read of the rows the predicate selects (as far as the store evaluates it), less those deleted without
     /// loading.
@@ -75,6 +75,34 @@ struct FetchPlan<T: PersistentModel> {
 
     func models() throws -> [T] {
         let models = try evaluatingRefusedPartsInMemory { try $0.matchingModels() }
+        try prefetchRelationships(of: models)
+        return models
+    }
+
+    /// The next page of results from a cursor of the store, with the relationships the descriptor prefetches: the
+    /// first call opens the cursor, and a page shorter than the cursor's page size is the last. Only for a plan
+    /// that runs in the store, on a store that reads through cursors.
+    ///
+    /// - Throws: like `models()`, and `StoreCannotEvaluate` when the store stopped at a row only Swift can decide:
+    ///   the rest of the results then come from a plan that evaluates in memory.
+    func models(through cursor: StoreCursor) throws -> [T] {
+        precondition(runsInStore && store.readsThroughCursors, "models(through:) needs a plan the store runs")
+        var request = baseRequest
+        request.sortOrder = sortOrder
+        request.limit = descriptor.fetchLimit
+        request.offset = descriptor.fetchOffset
+        request.properties = requestedProperties
+        request.cursor = cursor
+        let models = try models(matching: request)
+        try prefetchRelationships(of: models)
+        return models
+    }
+
+    /// Loads the relationships the descriptor prefetches, for all of `models` at once.
+    ///
+    /// - Throws: `SwiftDataError.unsupportedKeyPath` for a key path that is not a relationship, and what loading
+    ///   them throws.
+    private func prefetchRelationships(of models: [T]) throws {
         for keyPath in descriptor.relationshipKeyPathsForPrefetching {
             guard let index = entity.indexIfPersisted(keyPath), entity.persistedProperties[index].isRelationship else {
                 throw SwiftDataError(
@@ -85,7 +113,6 @@ struct FetchPlan<T: PersistentModel> {
             }
             try context.prefetch(entity.persistedProperties[index], of: models.map(\.storage))
         }
-        return models
     }
 
     private func matchingModels() throws -> [T] {

@@ -94,6 +94,18 @@ package protocol ModelStore: AnyObject, Sendable {
     /// - Throws: what `body` throws; `SwiftDataError.loadIssueModelContainer` when the store cannot be read.
     func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result
 
+    /// True when the store reads a request that carries a cursor (`StoreReadRequest.cursor`) one page at a time
+    /// from one cursor it keeps open between pages, every page seeing the store as the first one did. False (the
+    /// default) for a store that would read the whole request each time: the context then pages with requests of
+    /// its own.
+    var readsThroughCursors: Bool { get }
+
+    /// Ends a cursor the context reads no more pages of, releasing what the store keeps open for it: called once
+    /// for every cursor the context made, after the last page, or when the enumeration failed or its block threw.
+    /// A cursor the store closed already (its last page came back short), or never opened, needs nothing; the
+    /// default does nothing.
+    func closeCursor(_ cursor: StoreCursor)
+
     // MARK: Writing
 
     /// Checks that the store takes changes at all, before any store of a save writes.
@@ -189,6 +201,12 @@ extension ModelStore {
     )? {
         nil
     }
+
+    /// False: the store reads every request whole, and the context pages with requests of its own.
+    package var readsThroughCursors: Bool { false }
+
+    /// Does nothing: the store opens no cursor.
+    package func closeCursor(_ cursor: StoreCursor) {}
 
     /// Does nothing: the store keeps nothing per context.
     package func contextDidEnd(_ editingState: EditingState) {}

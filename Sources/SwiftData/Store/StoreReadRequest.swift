@@ -33,6 +33,10 @@ package struct StoreReadRequest {
     package var properties: Set<Int>?
     /// The reading context's editing state, which a custom store's fetch request carries.
     package var editingState: EditingState?
+    /// The cursor whose next page this read hands over, for a store that `ModelStore.readsThroughCursors`: the
+    /// same request is read once per page, and the store reads its selection, filter, order, offset and limit on
+    /// the first page only. Nil reads every row the request selects at once.
+    package var cursor: StoreCursor?
 
     package init(entity: Schema.Entity, selection: Selection = .all) {
         self.entity = entity

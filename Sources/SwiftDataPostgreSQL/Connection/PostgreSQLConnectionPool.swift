@@ -57,6 +57,33 @@ final class PostgreSQLConnectionPool: Sendable {
         }
     }
 
+    /// Takes a connection and runs `body` with it, for work that keeps the connection past this call (a cursor):
+    /// the caller gives it back with `give(_:)` when that work ends. A body that fails because the connection was
+    /// lost runs once more on a new connection, as in `withConnection(_:)`; a body that fails otherwise gives the
+    /// connection back.
+    ///
+    /// - Throws: what `body` throws, and `PostgreSQLError` when no connection can be opened.
+    func take<Result>(running body: (PostgreSQLConnection) throws -> Result) throws
+        -> (connection: PostgreSQLConnection, result: Result)
+    {
+        let connection = try take()
+        do {
+            return (connection, try body(connection))
+        } catch let error as PostgreSQLError where !connection.isUsable {
+            _ = error
+            let fresh = try PostgreSQLConnection(url: url)
+            do {
+                return (fresh, try body(fresh))
+            } catch {
+                give(fresh)
+                throw error
+            }
+        } catch {
+            give(connection)
+            throw error
+        }
+    }
+
     /// Runs `body` with a connection, then gives the connection back. A body that fails because the connection was
     /// lost runs once more on a new connection: `body` must be a read, or a write that is one transaction of its
     /// own, so that running it again is safe.

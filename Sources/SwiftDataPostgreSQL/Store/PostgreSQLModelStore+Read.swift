@@ -15,26 +15,50 @@ extension PostgreSQLModelStore: ModelStore {
 
     // MARK: - Reading
 
-    /// Reads every row first, then hands them to `body` once the connection is back in the pool.
+    /// Reads every row first (or, with a cursor, the cursor's next page), then hands them to `body` once the
+    /// connection is back in the pool (or, with a cursor, idle until the next page).
     func readRows(_ request: StoreReadRequest, _ body: (PostgreSQLRow) throws -> Void) throws {
         let entity = request.entity
         let layout = try layout(of: entity)
         let query = try query(for: request)
-        let selectList =
-            ([SQLTableLayout.primaryKey] + layout.columns.map(\.name)).map(dialect.quoted).joined(separator: ", ")
-        let sql = query.select(selectList, from: dialect.quoted(layout.tableName), dialect: dialect)
-        let values = try run(sql, query.bindings, entity: entity, filtered: request.filter != nil)
-        let width = layout.columns.count
-        // Every row's values in one array, each row a slice of it: one allocation per read, not one per row.
-        var all: [SQLValue] = []
-        all.reserveCapacity(values.rowCount * width)
-        for index in 0..<values.rowCount {
-            for column in 0..<width { all.append(values.value(row: index, column: column + 1)) }
+        let selection = PostgreSQLColumnSelection(layout: layout, properties: request.properties)
+        let sql = query.select(
+            selection.selectList(of: layout, dialect: dialect), from: dialect.quoted(layout.tableName),
+            dialect: dialect)
+        let filtered = request.filter != nil
+        let result: PostgreSQLResult
+        if let cursor = request.cursor {
+            guard let page = try nextPage(of: cursor, sql, query.bindings, entity: entity, filtered: filtered) else {
+                return
+            }
+            result = page
+        } else {
+            result = try run(sql, query.bindings, entity: entity, filtered: filtered)
         }
-        let readSource = PostgreSQLRowSource(entity: entity, layout: layout, store: self)
+        let width = layout.columns.count
+        // Every row's values in one array, each row a slice of it: one allocation per read, not one per row. A
+        // column the read left out holds NULL, so every row keeps the layout's positions.
+        var all: [SQLValue] = []
+        all.reserveCapacity(result.rowCount * width)
+        if let positions = selection.positions {
+            let row = Array(repeating: SQLValue.null, count: width)
+            for index in 0..<result.rowCount {
+                let start = all.count
+                all += row
+                for (offset, position) in positions.enumerated() {
+                    all[start + position] = result.value(row: index, column: offset + 1)
+                }
+            }
+        } else {
+            for index in 0..<result.rowCount {
+                for column in 0..<width { all.append(result.value(row: index, column: column + 1)) }
+            }
+        }
+        let loaded = selection.loadedProperties
+        let readSource = PostgreSQLRowSource(entity: entity, layout: layout, store: self, loadedProperties: loaded)
         var sources: [String: PostgreSQLRowSource] = [:]
         let typePosition = layout.typeColumnPosition
-        for index in 0..<values.rowCount {
+        for index in 0..<result.rowCount {
             let row = all[(index * width)..<((index + 1) * width)]
             var source = readSource
             // In a hierarchy's table, a row of a subclass is read as its own class.
@@ -44,11 +68,12 @@ extension PostgreSQLModelStore: ModelStore {
                 if let known = sources[name] {
                     source = known
                 } else {
-                    source = PostgreSQLRowSource(entity: member, layout: try self.layout(of: member), store: self)
+                    source = PostgreSQLRowSource(
+                        entity: member, layout: try self.layout(of: member), store: self, loadedProperties: loaded)
                     sources[name] = source
                 }
             }
-            let key = values.integer(row: index, column: 0) ?? 0
+            let key = result.integer(row: index, column: 0) ?? 0
             try body(PostgreSQLRow(primaryKey: key, source: source, columns: row))
         }
     }
@@ -130,14 +155,20 @@ extension PostgreSQLModelStore: ModelStore {
         do {
             return try pool.withConnection { try $0.execute(sql, bindings) }
         } catch let error as PostgreSQLError {
-            if filtered, case .statementFailed(let state) = error.kind, Self.typingFailures.contains(state) {
-                throw StoreCannotEvaluate(
-                    part: .predicate, reason: "PostgreSQL cannot type the predicate's SQL (\(error.message))")
-            }
-            throw SwiftDataError(
-                .loadIssueModelContainer, "reading \(entity.name) from the PostgreSQL store '\(name)' failed",
-                entityName: entity.name, sql: sql, underlying: error)
+            throw readFailure(error, sql: sql, entity: entity, filtered: filtered)
         }
+    }
+
+    /// What a read that failed throws: `StoreCannotEvaluate` for a predicate whose SQL the server cannot type, so
+    /// that it is evaluated in memory; otherwise `SwiftDataError.loadIssueModelContainer` naming the entity.
+    func readFailure(_ error: PostgreSQLError, sql: String, entity: Schema.Entity, filtered: Bool) -> any Error {
+        if filtered, case .statementFailed(let state) = error.kind, Self.typingFailures.contains(state) {
+            return StoreCannotEvaluate(
+                part: .predicate, reason: "PostgreSQL cannot type the predicate's SQL (\(error.message))")
+        }
+        return SwiftDataError(
+            .loadIssueModelContainer, "reading \(entity.name) from the PostgreSQL store '\(name)' failed",
+            entityName: entity.name, sql: sql, underlying: error)
     }
 
     /// SQLSTATEs of SQL the server could not type: an indeterminate, mismatched or ambiguous type, or no operator

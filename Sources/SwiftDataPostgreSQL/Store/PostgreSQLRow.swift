@@ -4,16 +4,20 @@ internal import SwiftData
 final class PostgreSQLRowSource {
     let entity: Schema.Entity
     let layout: SQLTableLayout
+    /// The properties whose columns the read asked for, or nil when it read every column (see
+    /// `PostgreSQLColumnSelection`).
+    let loadedProperties: Set<Int>?
     /// The identifiers' scope of the rows, and of the targets of each to-one relationship stored in the row.
     let scope: IdentifierScope
     let targetScopes: [IdentifierScope?]
     /// True when the rows are read by a custom migration stage (see `PostgreSQLModelStore.isMigrationStore`).
     let isMigrating: Bool
 
-    init(entity: Schema.Entity, layout: SQLTableLayout, store: PostgreSQLModelStore) {
+    init(entity: Schema.Entity, layout: SQLTableLayout, store: PostgreSQLModelStore, loadedProperties: Set<Int>?) {
         self.entity = entity
         self.layout = layout
         self.isMigrating = store.isMigrationStore
+        self.loadedProperties = loadedProperties
         self.scope = store.identifierScope(entityName: entity.name)
         self.targetScopes = entity.persistedProperties.map { property in
             guard let info = property.relationshipInfo, case .foreignKey = info.storage else { return nil }
@@ -22,7 +26,8 @@ final class PostgreSQLRowSource {
     }
 }
 
-/// A row of an entity's table read from PostgreSQL: its key and every column of its layout.
+/// A row of an entity's table read from PostgreSQL: its key and every column of its layout, NULL in place of those
+/// the read left out.
 struct PostgreSQLRow: StoreRow {
     let primaryKey: Int64
     let source: PostgreSQLRowSource
@@ -33,8 +38,10 @@ struct PostgreSQLRow: StoreRow {
 
     var identifier: PersistentIdentifier { PersistentIdentifier(scope: source.scope, primaryKey: primaryKey) }
 
+    /// False for an attribute the read left out, as on SQLite: the context then loads it when it is first read.
     func holdsValue(of property: Schema.Entity.Property) -> Bool {
         !property.isRelationship && source.layout.columnRangeByProperty[property.index] != nil
+            && (source.loadedProperties?.contains(property.index) ?? true)
     }
 
     func value(of property: Schema.Entity.Property) throws -> Any {
@@ -47,6 +54,7 @@ struct PostgreSQLRow: StoreRow {
             return ModelStorage.ToOneFault(target: PersistentIdentifier(scope: scope, primaryKey: key))
         }
         guard let range, let codec = property.codec else { return property.unstoredValue }
+        if let loaded = source.loadedProperties, !loaded.contains(property.index) { return ModelStorage.NotFetched() }
         do {
             if range.count == 1 { return try codec.decodeColumn(column(range.lowerBound)) }
             return try codec.decodeColumns(ArraySlice(range.map(column)))
