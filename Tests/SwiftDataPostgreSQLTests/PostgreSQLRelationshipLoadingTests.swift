@@ -75,3 +75,24 @@ extension PostgreSQLRelationshipLoadingTests {
         #expect(after - before <= 2)
     }
 }
+
+extension PostgreSQLRelationshipLoadingTests {
+    /// A read is a round trip to the server: a lazy load serves up to a thousand models of the fetch at once, where
+    /// SQLite's serves a hundred.
+    @Test func aLazyLoadServesAThousandModelsOfTheFetch() throws {
+        let (container, database) = try makePostgreSQLContainer(PGFolder.self)
+        let setup = ModelContext(container)
+        for number in 0..<250 {
+            let folder = PGFolder(name: "f\(number)")
+            setup.insert(folder)
+            folder.files = [PGFile(size: number)]
+        }
+        try setup.save()
+        let context = ModelContext(container)
+        let folders = try context.fetch(FetchDescriptor<PGFolder>(sortBy: [SortDescriptor(\.name)]))
+        #expect(folders.first?.files.count == 1)
+        // The files go from the server, behind the context's back: only what the first load read is still seen.
+        try TestServer.execute("DELETE FROM \"PGFile\"", on: database)
+        #expect(folders.allSatisfy { $0.files.count == 1 })
+    }
+}

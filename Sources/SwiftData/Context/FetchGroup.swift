@@ -3,13 +3,10 @@
 ///
 /// Walking fetched models and reading a relationship of each is the common pattern; loading it model by model
 /// runs one query per model (501 queries for 500 trips and their items). When a model's relationship is first
-/// read, the context loads that relationship for it and for up to `batchSize - 1` models that follow it in its
-/// fetch and are still in memory with the relationship not loaded, in one query. The group holds identifiers, not
-/// models, so it keeps no model alive.
+/// read, the context loads that relationship for it and for up to `lazyLoadBatchSize - 1` models (a number its
+/// store chooses) that follow it in its fetch and are still in memory with the relationship not loaded, in one
+/// query. The group holds identifiers, not models, so it keeps no model alive.
 final class FetchGroup {
-    /// How many models one lazy load serves at most.
-    static let batchSize = 100
-
     let entity: Schema.Entity
     let identifiers: [PersistentIdentifier]
 
@@ -48,17 +45,19 @@ extension ModelContext {
     private func fetchGroupBatch(of storage: ModelStorage, needing property: Schema.Entity.Property)
         -> [ModelStorage]
     {
-        guard let group = storage.fetchGroup, group.entity === storage.entity else { return [storage] }
+        guard let group = storage.fetchGroup, group.entity === storage.entity,
+            let batchSize = try? container.store(for: storage.entity).lazyLoadBatchSize
+        else { return [storage] }
         var batch = [storage]
         let start = storage.fetchGroupIndex + 1
         // The models after this one, skipping released ones and those that loaded the relationship already, up to
         // a few batches' worth of positions so that a mostly released fetch is not scanned to its end every time.
-        for identifier in group.identifiers[min(start, group.identifiers.count)...].prefix(FetchGroup.batchSize * 4) {
+        for identifier in group.identifiers[min(start, group.identifiers.count)...].prefix(batchSize * 4) {
             guard let sibling = registered[identifier], sibling.entity === storage.entity else {
                 continue
             }
             if sibling.isUnloadedRelationship(at: property.index) { batch.append(sibling) }
-            if batch.count == FetchGroup.batchSize { break }
+            if batch.count == batchSize { break }
         }
         return batch
     }

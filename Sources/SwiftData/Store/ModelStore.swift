@@ -99,6 +99,10 @@ package protocol ModelStore: AnyObject, Sendable {
     /// default) for a store that would read the whole request each time: the context then pages with requests of
     /// its own.
     var readsThroughCursors: Bool { get }
+    /// How many models of one fetch a lazy relationship load serves at most (see `FetchGroup`): a store whose reads
+    /// cost a round trip to a server loads for more models at once than one that reads a local file. The default is
+    /// 100.
+    var lazyLoadBatchSize: Int { get }
 
     /// Ends a cursor the context reads no more pages of, releasing what the store keeps open for it: called once
     /// for every cursor the context made, after the last page, or when the enumeration failed or its block threw.
@@ -204,6 +208,8 @@ extension ModelStore {
 
     /// False: the store reads every request whole, and the context pages with requests of its own.
     package var readsThroughCursors: Bool { false }
+
+    package var lazyLoadBatchSize: Int { 100 }
 
     /// Does nothing: the store opens no cursor.
     package func closeCursor(_ cursor: StoreCursor) {}

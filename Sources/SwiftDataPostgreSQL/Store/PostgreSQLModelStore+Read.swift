@@ -8,6 +8,8 @@ extension PostgreSQLModelStore: ModelStore {
     var name: String { configuration.name }
     var allowsSave: Bool { configuration.allowsSave }
     var writesInTransaction: Bool { true }
+    /// Each read is a round trip to the server, which costs more than reading the models of a larger batch.
+    var lazyLoadBatchSize: Int { 1000 }
 
     func identifierScope(entityName: String) -> IdentifierScope {
         identifierScopes[entityName]
