@@ -14,7 +14,9 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     private let url: URL
     /// True for a migration's connection, whose transaction stays open for the whole migration: the transactions
     /// the saves of a custom stage's contexts open on it are savepoints inside it, so that the migration commits or
-    /// rolls back as one.
+    /// rolls back as one, and reads run in savepoints of their own, so that a failed read (which evaluation in
+    /// memory may follow) leaves the migration's transaction usable. Set and read only by the thread that holds the
+    /// connection, as everything else of it is.
     var nestsTransactions = false
 
     /// Connects to the server a libpq connection URI names.
@@ -102,6 +104,22 @@ package final class PostgreSQLConnection: @unchecked Sendable {
             let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             throw PostgreSQLError(
                 sqlState.map { .statementFailed(sqlState: $0) } ?? .connectionLost, server: server, message: message)
+        }
+    }
+
+    /// Runs a read, as `execute(_:_:)` does; on a connection that nests transactions, in a savepoint of its own.
+    ///
+    /// - Throws: what `execute(_:_:)` throws.
+    func executeRead(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgreSQLResult {
+        guard nestsTransactions else { return try execute(sql, parameters) }
+        try executeScript("SAVEPOINT \"swiftdata_read\"")
+        do {
+            let result = try execute(sql, parameters)
+            try executeScript("RELEASE SAVEPOINT \"swiftdata_read\"")
+            return result
+        } catch {
+            try? executeScript("ROLLBACK TO SAVEPOINT \"swiftdata_read\"; RELEASE SAVEPOINT \"swiftdata_read\"")
+            throw error
         }
     }
 

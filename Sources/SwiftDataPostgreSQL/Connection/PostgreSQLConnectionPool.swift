@@ -69,7 +69,7 @@ final class PostgreSQLConnectionPool: Sendable {
         let connection = try take()
         do {
             return (connection, try body(connection))
-        } catch let error as PostgreSQLError where !connection.isUsable {
+        } catch let error as PostgreSQLError where !connection.isUsable && shared == nil {
             _ = error
             let fresh = try PostgreSQLConnection(url: url)
             do {

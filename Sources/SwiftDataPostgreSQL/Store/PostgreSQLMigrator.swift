@@ -116,6 +116,7 @@ struct PostgreSQLMigrator {
         dropsRemovedEntities: Bool
     ) throws -> [OpenColumn] {
         let sources = old.sources(for: new.entities, layouts: new.layouts)
+        try old.checkHierarchyMoves(of: new.entities)
         try old.checkRelationshipStorage(of: new.entities, sources: sources)
         let expected = new.storedSchema
         var open: [OpenColumn] = []
@@ -167,26 +168,37 @@ struct PostgreSQLMigrator {
             for property in entity.persistedProperties where !property.isOptional {
                 guard let info = property.relationshipInfo, !info.isToMany else { continue }
                 let names = [property.name, property.schemaProperty.originalName]
-                guard !(source.relationships ?? []).contains(where: { names.contains($0.name) }) else { continue }
+                guard !source.columns.contains(where: { $0.isForeignKey && names.contains($0.property) }) else {
+                    continue
+                }
                 throw MigrationRefusal(
                     "\(entity.name).\(property.name) is new and required; the \(rowCount) stored row(s) have no value")
             }
         }
 
         // Which stored column each of the layout's columns takes its values from, decided before any changes.
-        var previousColumns: [String: StoredSchema.Column] = [:]
-        for column in layout.columns {
-            guard let property = SQLTableLayout.owningProperty(of: column, in: entity, among: tables.entities) else {
-                previousColumns[column.name] = source.columns.first { $0.name == column.name }
-                continue
-            }
-            let originalName = SQLTableLayout.originalName(of: column, property: property)
-            previousColumns[column.name] =
-                source.columns.first { $0.name == column.name } ?? source.columns.first { $0.name == originalName }
-        }
+        let sources = try source.columnSources(for: layout, entity: entity, among: tables.entities)
+        let previousColumns = sources.columns
         let used = Set(previousColumns.values.map(\.name))
         for column in source.columns where !used.contains(column.name) {
             try connection.execute("ALTER TABLE \(table) DROP COLUMN \(dialect.quoted(column.name))")
+        }
+
+        // Renames go through temporary names, so that a column may take the name another one gives up (`b`
+        // renamed from `a` while `c` is renamed from `b`).
+        let renamed = layout.columns.compactMap { column -> (from: String, to: String)? in
+            guard let previous = previousColumns[column.name], previous.name != column.name else { return nil }
+            return (previous.name, column.name)
+        }
+        for (index, rename) in renamed.enumerated() {
+            try connection.execute(
+                "ALTER TABLE \(table) RENAME COLUMN \(dialect.quoted(rename.from)) TO "
+                    + dialect.quoted("_swiftdata_renaming_\(index)"))
+        }
+        for (index, rename) in renamed.enumerated() {
+            try connection.execute(
+                "ALTER TABLE \(table) RENAME COLUMN \(dialect.quoted("_swiftdata_renaming_\(index)")) TO "
+                    + dialect.quoted(rename.to))
         }
 
         var open: [OpenColumn] = []
@@ -209,10 +221,6 @@ struct PostgreSQLMigrator {
                 guard previous.sqlType == column.sqlType, previous.isForeignKey == column.isForeignKey else {
                     throw MigrationRefusal.typeChanged(described, from: previous.sqlType, to: column.sqlType)
                 }
-                if previous.name != column.name {
-                    try connection.execute(
-                        "ALTER TABLE \(table) RENAME COLUMN \(dialect.quoted(previous.name)) TO \(name)")
-                }
                 if column.isNullable {
                     if !previous.isNullable {
                         try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(name) DROP NOT NULL")
@@ -223,6 +231,9 @@ struct PostgreSQLMigrator {
                 missing = try count("SELECT count(*) FROM \(table) WHERE \(name) IS NULL")
             } else {
                 try connection.execute("ALTER TABLE \(table) ADD COLUMN \(name) \(column.sqlType)")
+                if sources.presentValues.contains(column.name) {
+                    try connection.execute("UPDATE \(table) SET \(name) = 1")
+                }
                 if column.isNullable { continue }
                 missing = rowCount
             }

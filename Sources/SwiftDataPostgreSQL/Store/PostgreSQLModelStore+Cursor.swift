@@ -3,8 +3,10 @@ internal import SwiftData
 extension PostgreSQLModelStore {
     // MARK: - Reading Through Cursors
 
-    /// True: an enumeration reads its pages from one server-side cursor (see `PostgreSQLCursor`).
-    var readsThroughCursors: Bool { true }
+    /// True: an enumeration reads its pages from one server-side cursor (see `PostgreSQLCursor`). False for a
+    /// custom migration stage's store, whose one connection is in the migration's transaction: a cursor's own
+    /// transaction would end the migration's.
+    var readsThroughCursors: Bool { !isMigrationStore }
 
     /// Commits the cursor's read-only transaction, which closes the cursor, and gives its connection back to the
     /// pool. A connection that broke, or whose transaction did not end, is dropped by the pool instead.

@@ -155,7 +155,7 @@ extension PostgreSQLModelStore: ModelStore {
         -> PostgreSQLResult
     {
         do {
-            return try pool.withConnection { try $0.execute(sql, bindings) }
+            return try pool.withConnection { try $0.executeRead(sql, bindings) }
         } catch let error as PostgreSQLError {
             throw readFailure(error, sql: sql, entity: entity, filtered: filtered)
         }

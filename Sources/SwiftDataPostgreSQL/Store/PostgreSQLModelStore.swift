@@ -56,9 +56,12 @@ final class PostgreSQLModelStore: Sendable {
         let tables = PostgreSQLTables(entities: entities, layouts: layouts, version: version, dialect: dialect)
         try tables.checkNames(server: server)
         do {
-            identifier = try pool.withConnection { connection in
-                try tables.open(connection, configuration: configuration, migrationPlan: migrationPlan)
-            }
+            // Not `withConnection`, which runs its body again on a new connection after a lost one: a migration's
+            // custom stages would run twice.
+            let pool = self.pool
+            let connection = try pool.take()
+            defer { pool.give(connection) }
+            identifier = try tables.open(connection, configuration: configuration, migrationPlan: migrationPlan)
         } catch let error as PostgreSQLError {
             throw SwiftDataError(
                 .loadIssueModelContainer,

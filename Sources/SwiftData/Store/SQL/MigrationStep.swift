@@ -52,6 +52,11 @@ package struct MigrationStep {
             guard let next = versions.firstIndex(of: to.versionIdentifier.description), next > position else {
                 throw SwiftDataError(.unknownSchema, "a stage of \(plan) goes from \(from.versionIdentifier) backwards")
             }
+            guard next <= targetIndex else {
+                throw SwiftDataError(
+                    .unknownSchema,
+                    "a stage of \(plan) goes from \(from.versionIdentifier) past the code's version \(targetVersion)")
+            }
             steps.append(MigrationStep(stage: stage, from: from, to: to))
             position = next
         }

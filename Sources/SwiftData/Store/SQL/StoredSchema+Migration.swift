@@ -20,6 +20,28 @@ extension StoredSchema {
         return result
     }
 
+    /// Refuses models that move into or out of an inheritance hierarchy: their rows would have to move between
+    /// tables (a hierarchy shares its root's table), which no store does yet, and would otherwise be lost.
+    ///
+    /// - Throws: `MigrationRefusal` naming the model.
+    package func checkHierarchyMoves(of entities: [Schema.Entity]) throws {
+        for entity in entities {
+            let storedAsRoot = self.entity(named: entity.name) != nil
+            let storedInHierarchy = self.entities.contains { $0.subentities?[entity.name] != nil }
+            let isRoot = entity.tableName == entity.name
+            if storedAsRoot && !isRoot {
+                throw MigrationRefusal(
+                    "\(entity.name) moves into \(entity.rootEntity.name)'s inheritance hierarchy; its rows would "
+                        + "change tables, which migrations do not do yet: copy them in a custom migration stage")
+            }
+            if storedInHierarchy && isRoot {
+                throw MigrationRefusal(
+                    "\(entity.name) leaves its inheritance hierarchy; its rows would change tables, which "
+                        + "migrations do not do yet: copy them in a custom migration stage")
+            }
+        }
+    }
+
     /// Refuses relationships whose links would move between a foreign key and a join table (to-one ↔ to-many
     /// changes), which no store converts, rather than lose the links.
     ///
@@ -82,5 +104,54 @@ extension SQLTableLayout {
     /// field suffix.
     package static func originalName(of column: Column, property: Schema.Entity.Property) -> String {
         property.schemaProperty.originalName + String(column.name.dropFirst(property.name.count))
+    }
+}
+
+/// Where each column of a table's new layout takes its values from, decided for the whole table before a store
+/// changes anything (`StoredSchema.Entity.columnSources(for:entity:among:)`).
+package struct ColumnSources {
+    /// The stored column each new column takes its values from, by the new column's name; a new column without one
+    /// starts empty (NULL, a default, or a custom stage's values).
+    package var columns: [String: StoredSchema.Column] = [:]
+    /// New presence columns of composite attributes that were required and became optional: every stored row holds
+    /// a value, so each row's presence is 1.
+    package var presentValues: Set<String> = []
+}
+
+extension StoredSchema.Entity {
+    /// Where each of a layout's columns takes its values from. A property's column comes from its `originalName`'s
+    /// column when the property was renamed and that column is stored, even where another property now has the old
+    /// name (chained renames: `b` from `a` while `c` takes `b`'s column), and from its own name's column otherwise.
+    ///
+    /// - Throws: `MigrationRefusal` when two new columns would take one stored column.
+    package func columnSources(
+        for layout: SQLTableLayout, entity: Schema.Entity, among entities: [Schema.Entity]
+    ) throws -> ColumnSources {
+        var sources = ColumnSources()
+        var takers: [String: String] = [:]
+        for column in layout.columns {
+            let property = SQLTableLayout.owningProperty(of: column, in: entity, among: entities)
+            let originalName = property.map { SQLTableLayout.originalName(of: column, property: $0) } ?? column.name
+            let renamed = originalName == column.name ? nil : columns.first { $0.name == originalName }
+            guard let source = renamed ?? columns.first(where: { $0.name == column.name }) else {
+                // The presence column of a composite attribute that was required: its fields' columns are stored.
+                if let property, property.isOptional, column.name == property.name,
+                    (property.codec?.columnShapes.count ?? 0) > 1,
+                    columns.contains(where: {
+                        $0.property == property.schemaProperty.originalName || $0.property == property.name
+                    })
+                {
+                    sources.presentValues.insert(column.name)
+                }
+                continue
+            }
+            if let other = takers.updateValue(column.name, forKey: source.name) {
+                throw MigrationRefusal(
+                    "\(entity.name)'s columns \(other) and \(column.name) would both take the stored column "
+                        + "\(source.name); rename one in a custom migration stage")
+            }
+            sources.columns[column.name] = source
+        }
+        return sources
     }
 }

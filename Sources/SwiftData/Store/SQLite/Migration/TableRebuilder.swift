@@ -19,6 +19,7 @@ struct TableRebuilder {
     /// Rebuilds every table. Throws `MigrationRefusal` when a change cannot be inferred.
     func rebuild() throws {
         let pairs = old.sources(for: entities, layouts: layouts)
+        try old.checkHierarchyMoves(of: entities)
         try old.checkRelationshipStorage(of: entities, sources: pairs)
         // One table per hierarchy: its root's layout holds every member's columns.
         for entity in entities where entity.tableName == entity.name {
@@ -49,6 +50,7 @@ struct TableRebuilder {
     private func rebuild(_ entity: Schema.Entity, layout: SQLTableLayout, from source: StoredSchema.Entity) throws {
         let table = quoted(source.name)
         let rowCount = try count("SELECT count(*) FROM \(table)")
+        let columnSources = try source.columnSources(for: layout, entity: entity, among: entities)
         var definitions = [SQLiteKeySequence.primaryKeyDefinition]
         var targets = [quoted(SQLTableLayout.primaryKey)]
         var sources = [quoted(SQLTableLayout.primaryKey)]
@@ -67,9 +69,7 @@ struct TableRebuilder {
             guard let property = SQLTableLayout.owningProperty(of: column, in: entity, among: entities) else {
                 continue
             }
-            let originalName = SQLTableLayout.originalName(of: column, property: property)
-            let previous =
-                source.columns.first { $0.name == column.name } ?? source.columns.first { $0.name == originalName }
+            let previous = columnSources.columns[column.name]
             var nullable = column.isNullable
             let expression: String
             if let previous {
@@ -93,6 +93,8 @@ struct TableRebuilder {
                 } else {
                     expression = quoted(previous.name)
                 }
+            } else if columnSources.presentValues.contains(column.name) {
+                expression = "1"
             } else if column.isNullable {
                 expression = "NULL"
             } else if let value = try SQLTableLayout.defaultValue(of: property, column: column) {
