@@ -111,4 +111,90 @@ final class Booth {
         let booths = try reader.fetch(FetchDescriptor<Booth>(sortBy: [SortDescriptor(\.label)]))
         #expect(booths.map(\.label) == ["three", "two"])
     }
+
+    /// Before b598b86 the unique index on a composite attribute named the property, which is no column: SQLite read
+    /// the name as a string, so every row had the same index value and every insert after the first was refused.
+    /// Such a store recorded its constraints by property name; opening it with the current code migrates it, and the
+    /// rebuilt table gets an index on the attribute's columns.
+    @Test func aStoreWithTheOldIndexIsMigratedAndItsIndexRebuilt() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.store()
+        do {
+            let context = ModelContext(try makeContainer(Venue.self, at: url))
+            context.insert(Venue(spot: Spot(city: "Oslo", latitude: 59.9), label: "one"))
+            try context.save()
+        }
+
+        // Make the file what the code before b598b86 wrote: the broken index, and the schema recorded with the
+        // property's name instead of its columns', both in the text and in the model's hash.
+        do {
+            let file = try StoreFile(url: url, writable: true)
+            let metadata = quotedIdentifier(StoreFile.metadataTable)
+            let schemaText = try #require(file.metadata["schema"])
+            #expect(schemaText.contains("unique(spot.city,spot.latitude)"))
+            var model = file.schema
+            let venue = try #require(model.entities.firstIndex { $0.name == "Venue" })
+            #expect(model.entities[venue].uniquenessConstraints == [["spot"]])
+            let entity = model.entities[venue]
+            // The rebuilt hash is the recorded one when it names the columns, as the current code does.
+            let byColumns = { (properties: [String]) in
+                properties.flatMap { property in entity.columns.filter { $0.property == property }.map(\.name) }
+            }
+            #expect(recordedHash(of: entity, naming: byColumns) == entity.hash)
+            model.entities[venue].hash = recordedHash(of: entity) { $0 }
+            #expect(model.entities[venue].hash != entity.hash)
+            try file.inTransaction {
+                try file.execute(#"DROP INDEX "Venue_spot_unique""#)
+                try file.execute(#"CREATE UNIQUE INDEX "Venue_spot_unique" ON "Venue" ("spot")"#)
+                let oldText = schemaText.replacingOccurrences(
+                    of: "unique(spot.city,spot.latitude)", with: "unique(spot)")
+                try file.execute("UPDATE \(metadata) SET value = ?1 WHERE key = 'schema'", [.text(oldText)])
+                try file.execute("UPDATE \(metadata) SET value = ?1 WHERE key = 'model'", [.text(try model.encoded())])
+            }
+            // The doctored file has the defect: a second row with a different composite value is refused.
+            let error = #expect(throws: SQLiteError.self) {
+                try file.execute(
+                    #"INSERT INTO "Venue" ("spot.city", "spot.latitude", "label") VALUES ('Bergen', 60.4, 'raw')"#
+                )
+            }
+            #expect(error?.isConstraintViolation == true)
+            #expect(try file.rows(#"SELECT count(*) FROM "Venue""#) == [[.integer(1)]])
+        }
+
+        let container = try makeContainer(Venue.self, at: url)
+        do {
+            let file = try StoreFile(url: url, writable: false)
+            #expect(
+                try file.rows("SELECT sql FROM sqlite_schema WHERE name = 'Venue_spot_unique'")
+                    == [[.text(#"CREATE UNIQUE INDEX "Venue_spot_unique" ON "Venue" ("spot.city", "spot.latitude")"#)]]
+            )
+            #expect(file.metadata["schema"]?.contains("unique(spot.city,spot.latitude)") == true)
+        }
+        let migrated = try ModelContext(container).fetch(FetchDescriptor<Venue>())
+        #expect(migrated.map(\.label) == ["one"])
+        #expect(migrated.map(\.spot) == [Spot(city: "Oslo", latitude: 59.9)])
+        let original = try #require(migrated.first)
+
+        let second = ModelContext(container)
+        second.insert(Venue(spot: Spot(city: "Bergen", latitude: 60.4), label: "two"))
+        try second.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Venue>()) == 2)
+
+        let third = ModelContext(container)
+        let again = Venue(spot: Spot(city: "Oslo", latitude: 59.9), label: "three")
+        third.insert(again)
+        try third.save()
+        #expect(again.persistentModelID == original.persistentModelID)
+        let venues = try ModelContext(container).fetch(FetchDescriptor<Venue>(sortBy: [SortDescriptor(\.label)]))
+        #expect(venues.map(\.label) == ["three", "two"])
+    }
+}
+
+/// The hash `StoredSchema` records for an entity (whose properties have no `hashModifier`), rebuilt from the rest
+/// of what it records, with `names` giving the names each uniqueness constraint and index is recorded by.
+private func recordedHash(of entity: StoredSchema.Entity, naming names: ([String]) -> [String]) -> String {
+    let shape =
+        entity.columns.map { "\($0.name) \($0.sqlType) \($0.isNullable)" }
+        + entity.uniquenessConstraints.map { "u\(names($0))" } + entity.indices.map { "i\(names($0))" }
+    return StoredSchema.hash(shape.joined(separator: ";"))
 }
