@@ -198,3 +198,37 @@ private func recordedHash(of entity: StoredSchema.Entity, naming names: ([String
         + entity.uniquenessConstraints.map { "u\(names($0))" } + entity.indices.map { "i\(names($0))" }
     return StoredSchema.hash(shape.joined(separator: ";"))
 }
+
+/// A composite attribute of one field: its one column is named after the field, not the attribute.
+struct Mailbox: Codable, Equatable {
+    var address: String
+}
+
+@Model
+final class Subscriber {
+    #Unique<Subscriber>([\.mailbox])
+    var mailbox: Mailbox
+
+    init(mailbox: Mailbox) {
+        self.mailbox = mailbox
+    }
+}
+
+extension UniqueCompositeAttributeTests {
+    /// Stores record a constraint on a composite attribute by its columns, so that stores made before constraints
+    /// covered the columns (which recorded the property) migrate and make their index anew; an attribute of one
+    /// field has one column too, under another name than the property's.
+    @Test func aConstraintOnAOneFieldCompositeIsRecordedByItsColumn() throws {
+        let entity = try #require(Schema([Subscriber.self]).modelEntitiesByName["Subscriber"])
+        let layout = try SQLTableLayout(entity: entity, hierarchy: [], dialect: SQLiteDialect())
+        #expect(layout.recordedNames(of: ["mailbox"], in: entity) == ["mailbox.address"])
+        let container = try makeInMemoryContainer(Subscriber.self)
+        let context = ModelContext(container)
+        context.insert(Subscriber(mailbox: Mailbox(address: "a@example.com")))
+        context.insert(Subscriber(mailbox: Mailbox(address: "b@example.com")))
+        try context.save()
+        context.insert(Subscriber(mailbox: Mailbox(address: "a@example.com")))
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Subscriber>()) == 2)
+    }
+}

@@ -158,8 +158,8 @@ package struct SQLTableLayout: Sendable {
     /// them is a composite attribute, its columns'. SQLite stores made before such constraints covered each field's
     /// column recorded the properties: the new names differ from theirs, so they migrate and make the index anew.
     package func recordedNames(of properties: [String], in entity: Schema.Entity) -> [String] {
-        let columns = columns(of: properties, in: entity)
-        return columns.count == properties.count ? properties : columns.map(\.name)
+        let names = columns(of: properties, in: entity).map(\.name)
+        return names == properties ? properties : names
     }
 
     /// The join tables an entity's relationships own (a many-to-many relationship's table belongs to one side).
