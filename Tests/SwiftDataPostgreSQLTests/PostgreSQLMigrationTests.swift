@@ -123,3 +123,62 @@ struct PostgreSQLMigrationTests {
         }
     }
 }
+
+enum PGDeployV1 {
+    @Model
+    final class PGRecord {
+        var name: String
+
+        init(name: String) {
+            self.name = name
+        }
+    }
+}
+
+enum PGDeployV2 {
+    @Model
+    final class PGRecord {
+        var name: String
+        var note: String?
+        var count: Int = 0
+
+        init(name: String, note: String?, count: Int) {
+            self.name = name
+            self.note = note
+            self.count = count
+        }
+    }
+}
+
+extension PostgreSQLMigrationTests {
+    /// A rolling deploy: processes of the old and the new version open one database in turn. Without a plan, the
+    /// old version's inferred migration keeps the new version's columns, so neither loses what the other wrote.
+    @Test func versionsOpeningTheDatabaseInTurnLoseNothing() throws {
+        let database = try TestServer.makeDatabase()
+        do {
+            let context = ModelContext(try makePostgreSQLContainer(PGDeployV1.PGRecord.self, url: database).0)
+            context.insert(PGDeployV1.PGRecord(name: "old"))
+            try context.save()
+        }
+        do {
+            let context = ModelContext(try makePostgreSQLContainer(PGDeployV2.PGRecord.self, url: database).0)
+            let old = try #require(try context.fetch(FetchDescriptor<PGDeployV2.PGRecord>()).first)
+            #expect(old.count == 0)
+            old.note = "noted"
+            old.count = 5
+            try context.save()
+        }
+        do {
+            // The old version again: it reads and writes, the new columns kept for the new version.
+            let context = ModelContext(try makePostgreSQLContainer(PGDeployV1.PGRecord.self, url: database).0)
+            #expect(try context.fetch(FetchDescriptor<PGDeployV1.PGRecord>()).map(\.name) == ["old"])
+            context.insert(PGDeployV1.PGRecord(name: "from the old version"))
+            try context.save()
+        }
+        let context = ModelContext(try makePostgreSQLContainer(PGDeployV2.PGRecord.self, url: database).0)
+        let records = try context.fetch(FetchDescriptor<PGDeployV2.PGRecord>(sortBy: [SortDescriptor(\.name)]))
+        #expect(records.map(\.name) == ["from the old version", "old"])
+        #expect(records.map(\.note) == [nil, "noted"])
+        #expect(records.map(\.count) == [0, 5])
+    }
+}

@@ -134,7 +134,8 @@ struct PostgreSQLMigrator {
                 if source.name == described.name && source.hash == described.hash { continue }
             }
             open += try alter(
-                source, to: entity, layout: layout, tables: new, leavingRequiredColumnsOpen: leavingRequiredColumnsOpen)
+                source, to: entity, layout: layout, tables: new, leavingRequiredColumnsOpen: leavingRequiredColumnsOpen,
+                keepsRemovedColumns: !dropsRemovedEntities)
         }
         let kept = Set(sources.values.map(\.name))
         for entity in old.entities
@@ -155,7 +156,7 @@ struct PostgreSQLMigrator {
     /// added and made optional or required as the code's layout says, and its indexes made anew.
     private func alter(
         _ source: StoredSchema.Entity, to entity: Schema.Entity, layout: SQLTableLayout, tables: PostgreSQLTables,
-        leavingRequiredColumnsOpen: Bool
+        leavingRequiredColumnsOpen: Bool, keepsRemovedColumns: Bool
     ) throws -> [OpenColumn] {
         let table = dialect.quoted(layout.tableName)
         if source.name != layout.tableName {
@@ -180,10 +181,17 @@ struct PostgreSQLMigrator {
         let sources = try source.columnSources(for: layout, entity: entity, among: tables.entities)
         let previousColumns = sources.columns
         let used = Set(previousColumns.values.map(\.name))
+        // Without a plan, a removed property's column stays, optional: processes still running the version that has
+        // the property (a rolling deploy opens the database with both) go on using it, and lose nothing if one of
+        // them opens the database after this one. A plan's stages drop it.
         for column in source.columns where !used.contains(column.name) {
-            try connection.execute("ALTER TABLE \(table) DROP COLUMN \(dialect.quoted(column.name))")
+            if !keepsRemovedColumns {
+                try connection.execute("ALTER TABLE \(table) DROP COLUMN \(dialect.quoted(column.name))")
+            } else if !column.isNullable {
+                try connection.execute(
+                    "ALTER TABLE \(table) ALTER COLUMN \(dialect.quoted(column.name)) DROP NOT NULL")
+            }
         }
-
         // Renames go through temporary names, so that a column may take the name another one gives up (`b`
         // renamed from `a` while `c` is renamed from `b`).
         let renamed = layout.columns.compactMap { column -> (from: String, to: String)? in
@@ -199,6 +207,15 @@ struct PostgreSQLMigrator {
             try connection.execute(
                 "ALTER TABLE \(table) RENAME COLUMN \(dialect.quoted("_swiftdata_renaming_\(index)")) TO "
                     + dialect.quoted(rename.to))
+        }
+        // Columns such a migration kept, which the recorded schema no longer lists: one of the same type is taken up
+        // again, with its values, by a version that has its property again.
+        let present = try connection.execute(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() "
+                + "AND table_name = $1", [.text(layout.tableName)])
+        var presentTypes: [String: String] = [:]
+        for row in 0..<present.rowCount {
+            if let name = present.text(row: row, column: 0) { presentTypes[name] = present.text(row: row, column: 1) }
         }
 
         var open: [OpenColumn] = []
@@ -228,6 +245,13 @@ struct PostgreSQLMigrator {
                     continue
                 }
                 guard previous.isNullable else { continue }
+                missing = try count("SELECT count(*) FROM \(table) WHERE \(name) IS NULL")
+            } else if previousColumns[column.name] == nil, let type = presentTypes[column.name] {
+                // information_schema names the type without its collation.
+                guard type == column.sqlType.components(separatedBy: " COLLATE ")[0] else {
+                    throw MigrationRefusal.typeChanged(described, from: type, to: column.sqlType)
+                }
+                if column.isNullable { continue }
                 missing = try count("SELECT count(*) FROM \(table) WHERE \(name) IS NULL")
             } else {
                 try connection.execute("ALTER TABLE \(table) ADD COLUMN \(name) \(column.sqlType)")
