@@ -186,6 +186,33 @@ struct PostgreSQLEnumerateTests {
         #expect(last?.label == "changed")
     }
 
+    /// A row the block deletes, saved or not, before the cursor reaches it is not delivered, and no model of it comes
+    /// back into the context.
+    @Test func rowsTheBlockDeletesAreNotDeliveredLater() throws {
+        let (container, _) = try seeded(300)
+        let context = ModelContext(container)
+        var delivered: [Int] = []
+        var gone: PersistentIdentifier?
+        try context.enumerate(FetchDescriptor<PGEntry>(sortBy: [SortDescriptor(\.serial)]), batchSize: 64) { entry in
+            if entry.serial == 0 {
+                let last = try #require(
+                    try context.fetch(FetchDescriptor<PGEntry>(predicate: #Predicate { $0.serial == 299 })).first)
+                gone = last.persistentModelID
+                context.delete(last)
+                try context.save()
+                let pending = try #require(
+                    try context.fetch(FetchDescriptor<PGEntry>(predicate: #Predicate { $0.serial == 298 })).first)
+                context.delete(pending)
+            }
+            delivered.append(entry.serial)
+        }
+        #expect(delivered == Array(0..<298))
+        let identifier = try #require(gone)
+        #expect(context.registeredModel(for: identifier) as PGEntry? == nil)
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<PGEntry>()) == 298)
+    }
+
     /// A predicate the server refuses when the cursor is declared (here a column another program changed to a type
     /// the predicate's SQL cannot compare) is evaluated in memory instead, with the same results, and the cursor's
     /// connection goes back.

@@ -64,13 +64,26 @@ extension ModelContext {
             // One cursor in the store for the whole enumeration: each batch continues where the last one ended,
             // sorted or not, and every batch sees the store as the first one did.
             let cursor = StoreCursor(pageSize: batchSize)
-            defer { plan.store.closeCursor(cursor) }
+            let enclosing = rowsDeletedDuringEnumeration
+            rowsDeletedDuringEnumeration = enclosing ?? []
+            defer {
+                plan.store.closeCursor(cursor)
+                if enclosing == nil { rowsDeletedDuringEnumeration = nil }
+            }
             do {
                 while true {
                     let batch = try plan.models(through: cursor)
                     for model in batch {
-                        try block(model)
                         delivered += 1
+                        // A row deleted since the cursor opened: the model read of it is no model of the store's
+                        // (its own went when it was deleted). One the context deletes without saving yet is left
+                        // out, as a fetch leaves it out.
+                        if rowsDeletedDuringEnumeration?.contains(model.persistentModelID) == true {
+                            if !model.storage.isDeleted { removeDeletedModel(model.storage) }
+                            continue
+                        }
+                        if model.storage.isDeleted || deleted.contains(model) { continue }
+                        try block(model)
                     }
                     if batch.count < cursor.pageSize { return }
                 }

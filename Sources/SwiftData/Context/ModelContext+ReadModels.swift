@@ -156,12 +156,13 @@ private final class ModelReadSink: StoreRowSink {
     /// Read once: the context is not needed for a row no model holds, in a container whose links stay in their
     /// stores.
     private let hasLinksAcrossStores: Bool
-    private(set) var identifiers: [PersistentIdentifier] = []
-    private(set) var targets: [PersistentIdentifier?] = []
+    // Unchecked: one read fills the sink on one thread, and a checked access cost every row two run-time calls.
+    @exclusivity(unchecked) private(set) var identifiers: [PersistentIdentifier] = []
+    @exclusivity(unchecked) private(set) var targets: [PersistentIdentifier?] = []
     /// The slots of the new models, in order.
-    private(set) var newModels: [(entity: Schema.Entity, slots: ModelSlots)] = []
+    @exclusivity(unchecked) private(set) var newModels: [(entity: Schema.Entity, slots: ModelSlots)] = []
     /// The rows of held models, with their positions.
-    private(set) var heldRows: [(position: Int, row: any StoreRow)] = []
+    @exclusivity(unchecked) private(set) var heldRows: [(position: Int, row: any StoreRow)] = []
 
     init(context: ModelContext, storedTargetProperty: Schema.Entity.Property?) {
         self.context = context

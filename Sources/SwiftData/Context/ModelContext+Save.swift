@@ -287,6 +287,7 @@ extension ModelContext {
             if storage.isSaved { deletedIDs.append(storage.identifier) }
             removeDeletedModel(storage)
         }
+        for rows in deletedRows { rowsDeletedDuringEnumeration?.formUnion(rows.identifiers) }
         var hasUnregisteredInserts = false
         var insertsMayOverwrite = false
         for (save, models) in savedInserts {

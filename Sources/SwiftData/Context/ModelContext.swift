@@ -64,6 +64,9 @@ public final class ModelContext {
     var heldAfterDeletionElsewhere: Set<PersistentIdentifier> = []
     /// The live queries (`ResultsObserver`) that follow this context's in-memory changes.
     var localChangeObservers = LocalChangeObservers()
+    /// The rows deleted (by this context's saves, or others' merged into it) since an enumeration through a store's
+    /// cursor began, or nil when none runs: the cursor reads the store as it was, and must not bring them back.
+    var rowsDeletedDuringEnumeration: Set<PersistentIdentifier>?
     /// True for the container's `mainContext`, whose autosave runs on the main actor.
     var isMainContext = false
     /// True while an autosave is scheduled on the main actor.
@@ -289,6 +292,7 @@ public final class ModelContext {
     /// Takes a model whose row is deleted out of the context: out of its related models' relationships and the
     /// registry, marked deleted and without a context.
     func removeDeletedModel(_ storage: ModelStorage) {
+        rowsDeletedDuringEnumeration?.insert(storage.identifier)
         detachFromRelatedModels(storage)
         registered.removeValue(forKey: storage.identifier)
         storage.isDeleted = true

@@ -256,7 +256,8 @@ struct FetchPlan<T: PersistentModel> {
     /// relationship read lazily loads for all of them in one batch.
     private func remember(_ models: [T]) {
         guard models.count > 1, entity.hasRelationships else { return }
-        let group = FetchGroup(entity: entity, identifiers: models.map(\.storage.identifier))
+        // A closure, not a key path: a key path runs unspecialized, reading each model through the run time.
+        let group = FetchGroup(entity: entity, identifiers: models.map { $0.storage.identifier })
         for (index, model) in models.enumerated() {
             model.storage.fetchGroup = group
             model.storage.fetchGroupIndex = index
