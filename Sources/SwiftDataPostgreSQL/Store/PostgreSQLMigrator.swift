@@ -304,54 +304,31 @@ struct PostgreSQLMigrator {
     }
 
     /// Keeps the join tables that still exist (renaming them after a relationship's `originalName`), creates new
-    /// ones and drops the rest.
+    /// ones (with the links a relationship kept in its inverse's foreign key before) and drops the rest.
     private func alterJoinTables(
         from old: StoredSchema, to new: PostgreSQLTables, sources: [String: StoredSchema.Entity]
     ) throws {
-        let oldTables = Set(old.entities.flatMap(\.joinTables))
-        var kept: Set<String> = []
-        for entity in new.entities {
-            for property in entity.persistedProperties {
-                guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage,
-                    ownerColumn == "owner"
-                else { continue }
-                let renamed = "\(sources[entity.name]?.name ?? entity.name)_\(property.schemaProperty.originalName)"
-                if oldTables.contains(table) {
-                    kept.insert(table)
-                } else if oldTables.contains(renamed) {
-                    kept.insert(renamed)
-                    try connection.execute("ALTER TABLE \(dialect.quoted(renamed)) RENAME TO \(dialect.quoted(table))")
-                } else if try !exists(table) {
-                    for statement in new.joinTableStatements(table) { try connection.execute(statement) }
-                    try fillSharedInverseTable(table, of: property, formerEntity: sources[entity.rootEntity.name])
-                }
-            }
+        let changes = old.joinTableChanges(for: new.entities, sources: sources)
+        for (from, to) in changes.renamed {
+            try connection.execute("ALTER TABLE \(dialect.quoted(from)) RENAME TO \(dialect.quoted(to))")
         }
-        for table in oldTables.subtracting(kept) {
+        for table in changes.created {
+            // A table a migration kept earlier may exist already.
+            guard try !exists(table.name) else { continue }
+            for statement in new.joinTableStatements(table.name) { try connection.execute(statement) }
+            guard let (destination, column) = table.formerLinks else { continue }
+            let hadColumn = try count(
+                "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() "
+                    + "AND table_name = $1 AND column_name = $2", [.text(destination), .text(column)])
+            guard hadColumn > 0 else { continue }
+            try connection.execute(
+                "INSERT INTO \(dialect.quoted(table.name)) (\"owner\", \"target\") SELECT \(dialect.quoted(column)), "
+                    + "\(dialect.quoted(SQLTableLayout.primaryKey)) FROM \(dialect.quoted(destination)) "
+                    + "WHERE \(dialect.quoted(column)) IS NOT NULL ON CONFLICT DO NOTHING")
+        }
+        for table in changes.dropped {
             try connection.execute("DROP TABLE IF EXISTS \(dialect.quoted(table))")
         }
-    }
-
-    /// Fills the new join table of a to-many relationship that shares its inverse with others from the inverse's
-    /// foreign key, where its links were while it was stored alone with its inverse: it holds what it showed
-    /// before. A relationship the former schema did not have starts empty.
-    private func fillSharedInverseTable(
-        _ table: String, of property: Schema.Entity.Property, formerEntity: StoredSchema.Entity?
-    ) throws {
-        guard let info = property.relationshipInfo, info.sharesInverse, let inverse = info.inverse,
-            case .foreignKey(let column) = inverse.relationshipInfo?.storage, let formerEntity
-        else { return }
-        let formerNames = [property.name, property.schemaProperty.originalName]
-        if let former = formerEntity.toManyRelationships, !former.contains(where: formerNames.contains) { return }
-        let hadColumn = try count(
-            "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() "
-                + "AND table_name = $1 AND column_name = $2",
-            [.text(info.destination.tableName), .text(column)])
-        guard hadColumn > 0 else { return }
-        try connection.execute(
-            "INSERT INTO \(dialect.quoted(table)) (\"owner\", \"target\") SELECT \(dialect.quoted(column)), "
-                + "\(dialect.quoted(SQLTableLayout.primaryKey)) FROM \(dialect.quoted(info.destination.tableName)) "
-                + "WHERE \(dialect.quoted(column)) IS NOT NULL ON CONFLICT DO NOTHING")
     }
 
     /// Refuses attributes that keep their names and column types but change what they hold (a `String` that

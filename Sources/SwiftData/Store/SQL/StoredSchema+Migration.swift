@@ -155,3 +155,67 @@ extension StoredSchema.Entity {
         return sources
     }
 }
+
+/// What a migration does with join tables (`StoredSchema.joinTableChanges(for:sources:)`), decided the same way by
+/// every SQL store, which then runs its own SQL.
+package struct JoinTableChanges {
+    /// A join table to make, and where the links of its relationship were kept before, if anywhere.
+    package struct NewTable {
+        package let name: String
+        /// The stored table and foreign-key column that held the relationship's links while it shared its inverse
+        /// with no other relationship: the new table takes them, so the migration loses no link.
+        package let formerLinks: (table: String, column: String)?
+    }
+
+    /// Tables kept under a new name: a relationship renamed with `originalName`, or its entity renamed.
+    package var renamed: [(from: String, to: String)] = []
+    package var created: [NewTable] = []
+    /// Tables of relationships the new schema no longer has.
+    package var dropped: [String] = []
+}
+
+extension StoredSchema {
+    /// How the join tables change from this schema to `entities`': kept, renamed after a relationship's
+    /// `originalName` or its entity's rename, made, or dropped.
+    package func joinTableChanges(for entities: [Schema.Entity], sources: [String: Entity]) -> JoinTableChanges {
+        let oldTables = Set(self.entities.flatMap(\.joinTables))
+        var changes = JoinTableChanges()
+        var kept: Set<String> = []
+        for entity in entities {
+            for property in entity.persistedProperties {
+                guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage,
+                    ownerColumn == "owner"
+                else { continue }
+                let renamed = "\(sources[entity.name]?.name ?? entity.name)_\(property.schemaProperty.originalName)"
+                if oldTables.contains(table) {
+                    kept.insert(table)
+                } else if oldTables.contains(renamed) {
+                    kept.insert(renamed)
+                    changes.renamed.append((renamed, table))
+                } else {
+                    // A hierarchy is recorded under its root, which holds its subclasses' relationships too.
+                    let former = formerLinks(of: property, formerEntity: sources[entity.rootEntity.name])
+                    changes.created.append(JoinTableChanges.NewTable(name: table, formerLinks: former))
+                }
+            }
+        }
+        changes.dropped = oldTables.subtracting(kept).sorted()
+        return changes
+    }
+
+    /// Where a to-many relationship that shares its inverse with others kept its links while it was stored without
+    /// a table of its own (alone with its inverse, or in stores written before shared inverses had tables): its
+    /// inverse's foreign key. Nil for a relationship the former schema did not have; a former schema that did not
+    /// record its to-many relationships is taken to have had it. The column may be missing from the stored table:
+    /// a store checks before reading it.
+    private func formerLinks(of property: Schema.Entity.Property, formerEntity: Entity?) -> (
+        table: String, column: String
+    )? {
+        guard let info = property.relationshipInfo, info.sharesInverse, let inverse = info.inverse,
+            case .foreignKey(let column) = inverse.relationshipInfo?.storage, let formerEntity
+        else { return nil }
+        let formerNames = [property.name, property.schemaProperty.originalName]
+        if let former = formerEntity.toManyRelationships, !former.contains(where: formerNames.contains) { return nil }
+        return (info.destination.tableName, column)
+    }
+}

@@ -134,61 +134,32 @@ struct TableRebuilder {
     }
 
     /// Keeps join tables that still exist (renaming them after a relationship's `originalName`), creates new ones
-    /// and drops the rest.
+    /// (with the links a relationship kept in its inverse's foreign key before) and drops the rest.
     private func rebuildJoinTables(pairs: [String: StoredSchema.Entity]) throws {
-        let oldTables = Set(old.entities.flatMap(\.joinTables))
-        var kept: Set<String> = []
-        for entity in entities {
-            for property in entity.persistedProperties {
-                guard case .joinTable(let table, let ownerColumn, _) = property.relationshipInfo?.storage,
-                    ownerColumn == "owner"
-                else { continue }
-                let oldEntityName = pairs[entity.name]?.name ?? entity.name
-                let renamed = "\(oldEntityName)_\(property.schemaProperty.originalName)"
-                if oldTables.contains(table) {
-                    kept.insert(table)
-                } else if oldTables.contains(renamed) {
-                    kept.insert(renamed)
-                    try connection.execute("ALTER TABLE \(quoted(renamed)) RENAME TO \(quoted(table))")
-                } else {
-                    try connection.execute(
-                        "CREATE TABLE \(quoted(table)) (\"owner\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, "
-                            + "PRIMARY KEY (\"owner\", \"target\")) WITHOUT ROWID"
-                    )
-                    try connection.execute(
-                        "CREATE INDEX \(quoted(table + "_target_index")) ON \(quoted(table)) (\"target\")")
-                    // A hierarchy is recorded under its root, which holds its subclasses' relationships too.
-                    try fillSharedInverseTable(table, of: property, formerEntity: pairs[entity.rootEntity.name])
-                }
-            }
+        let changes = old.joinTableChanges(for: entities, sources: pairs)
+        for (from, to) in changes.renamed {
+            try connection.execute("ALTER TABLE \(quoted(from)) RENAME TO \(quoted(to))")
         }
-        for table in oldTables.subtracting(kept) {
+        for table in changes.created {
+            try connection.execute(
+                "CREATE TABLE \(quoted(table.name)) (\"owner\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, "
+                    + "PRIMARY KEY (\"owner\", \"target\")) WITHOUT ROWID"
+            )
+            try connection.execute(
+                "CREATE INDEX \(quoted(table.name + "_target_index")) ON \(quoted(table.name)) (\"target\")")
+            guard let (destination, column) = table.formerLinks else { continue }
+            let hadColumn = try count(
+                "SELECT count(*) FROM pragma_table_info(\(sqlStringLiteral(destination))) "
+                    + "WHERE name = \(sqlStringLiteral(column))")
+            guard hadColumn > 0 else { continue }
+            try connection.execute(
+                "INSERT OR IGNORE INTO \(quoted(table.name)) (\"owner\", \"target\") SELECT \(quoted(column)), "
+                    + "\(quoted(SQLTableLayout.primaryKey)) FROM \(quoted(destination)) WHERE \(quoted(column)) IS NOT NULL"
+            )
+        }
+        for table in changes.dropped {
             try connection.execute("DROP TABLE IF EXISTS \(quoted(table))")
         }
-    }
-
-    /// Fills the new join table of a to-many relationship that shares its inverse with others from the inverse's
-    /// foreign key, which is where the relationship kept its links while it was stored without a table of its own
-    /// (alone with its inverse, or in stores written before shared inverses had tables): it then holds what it
-    /// showed before, so the migration loses no link. A relationship the former schema did not have starts empty;
-    /// a former schema that did not record its to-many relationships is taken to have had it.
-    private func fillSharedInverseTable(
-        _ table: String, of property: Schema.Entity.Property, formerEntity: StoredSchema.Entity?
-    ) throws {
-        guard let info = property.relationshipInfo, info.sharesInverse, let inverse = info.inverse,
-            case .foreignKey(let column) = inverse.relationshipInfo?.storage, let formerEntity
-        else { return }
-        let formerNames = [property.name, property.schemaProperty.originalName]
-        if let former = formerEntity.toManyRelationships, !former.contains(where: formerNames.contains) { return }
-        let destination = quoted(info.destination.tableName)
-        let hadColumn = try count(
-            "SELECT count(*) FROM pragma_table_info(\(sqlStringLiteral(info.destination.tableName))) "
-                + "WHERE name = \(sqlStringLiteral(column))")
-        guard hadColumn > 0 else { return }
-        try connection.execute(
-            "INSERT OR IGNORE INTO \(quoted(table)) (\"owner\", \"target\") SELECT \(quoted(column)), "
-                + "\(quoted(SQLTableLayout.primaryKey)) FROM \(destination) WHERE \(quoted(column)) IS NOT NULL"
-        )
     }
 
     private func count(_ sql: String) throws -> Int {
