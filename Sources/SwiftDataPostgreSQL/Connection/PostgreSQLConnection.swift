@@ -18,6 +18,8 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     /// memory may follow) leaves the migration's transaction usable. Set and read only by the thread that holds the
     /// connection, as everything else of it is.
     var nestsTransactions = false
+    /// The statements prepared on the connection.
+    private var statements = PostgreSQLStatementCache()
 
     /// Connects to the server a libpq connection URI names.
     ///
@@ -68,14 +70,66 @@ package final class PostgreSQLConnection: @unchecked Sendable {
 
     // MARK: - Running Statements
 
-    /// Runs one statement with its parameters (`$1`, `$2`… in the SQL) and returns its rows.
+    /// Runs one statement with its parameters (`$1`, `$2`… in the SQL) and returns its rows. A query or a change of
+    /// rows (`SELECT`, `INSERT`, `UPDATE`, `DELETE`, `WITH`) is prepared on its first run and run prepared after
+    /// (see `PostgreSQLStatementCache`); other statements run as they are.
     ///
     /// - Throws: `PostgreSQLError.statementFailed` with the server's SQLSTATE, or `.connectionLost`.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgreSQLResult {
-        let result = try withParameters(parameters) { values, lengths, formats, types in
-            PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 0)
+        guard Self.isPrepared(sql) else {
+            let result = try withParameters(parameters) { values, lengths, formats, types in
+                PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 0)
+            }
+            return try check(result)
         }
+        do {
+            return try executePrepared(sql, parameters)
+        } catch let error as PostgreSQLError where error.kind == .statementFailed(sqlState: "0A000") && !isInTransaction
+        {
+            // "cached plan must not change result type": another program changed a table the statement reads.
+            // Outside a transaction nothing else failed with it, and it runs again, prepared anew.
+            return try executePrepared(sql, parameters)
+        }
+    }
+
+    /// Runs a statement prepared on this connection, preparing it first when it is not.
+    private func executePrepared(_ sql: String, _ parameters: [SQLValue]) throws -> PostgreSQLResult {
+        try withParameters(parameters) { values, lengths, formats, types in
+            let key = PostgreSQLStatementCache.Key(
+                sql: sql, types: types.map { Array(UnsafeBufferPointer(start: $0, count: parameters.count)) } ?? [])
+            let name: String
+            if let known = statements.name(of: key) {
+                name = known
+            } else {
+                let added = statements.add(key)
+                if let evicted = added.evicted { _ = try? executeScript("DEALLOCATE \"\(evicted)\"") }
+                do {
+                    _ = try check(PQprepare(handle, added.name, sql, Int32(parameters.count), types))
+                } catch {
+                    statements.remove(key)
+                    throw error
+                }
+                name = added.name
+            }
+            do {
+                return try check(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0))
+            } catch let error as PostgreSQLError where error.kind == .statementFailed(sqlState: "0A000") {
+                statements.remove(key)
+                _ = try? executeScript("DEALLOCATE \"\(name)\"")
+                throw error
+            }
+        }
+    }
+
+    /// True for SQL worth preparing: queries and changes of rows, which a store runs again and again.
+    private static func isPrepared(_ sql: String) -> Bool {
+        for head in ["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH "] where sql.hasPrefix(head) { return true }
+        return false
+    }
+
+    /// The result of a statement, or the error it ended with.
+    private func check(_ result: OpaquePointer?) throws -> PostgreSQLResult {
         guard let result else {
             throw PostgreSQLError(.connectionLost, server: server, message: Self.message(of: handle))
         }
@@ -147,6 +201,8 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     /// - Throws: `PostgreSQLError` when the server still cannot be reached.
     func reconnect() throws {
         PQreset(handle)
+        // A new session: the server knows none of the old one's prepared statements.
+        statements.removeAll()
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = Self.message(of: handle)
             throw PostgreSQLError(Self.kindOfConnectionFailure(message), server: server, message: message)
@@ -160,9 +216,9 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         _ parameters: [SQLValue],
         _ body: (
             UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, UnsafePointer<Oid>?
-        ) -> Result
+        ) throws -> Result
     ) throws -> Result {
-        guard !parameters.isEmpty else { return body(nil, nil, nil, nil) }
+        guard !parameters.isEmpty else { return try body(nil, nil, nil, nil) }
         var buffers: [UnsafeMutableRawPointer?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -204,7 +260,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
             }
         }
         let values = buffers.map { $0.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
-        return body(values, lengths, formats, types)
+        return try body(values, lengths, formats, types)
     }
 
     /// A value's text form as PostgreSQL reads it: a real in the shortest form that reads back as the same `Double`.

@@ -8,7 +8,7 @@ package final class PostgreSQLResult {
     /// The number of rows.
     package let rowCount: Int
     /// The number of columns of each row.
-    let columnCount: Int
+    package let columnCount: Int
     /// How each column's text reads, by its type.
     private let kinds: [ColumnKind]
 
