@@ -148,6 +148,22 @@ enum ShopPlanThatForgets: SchemaMigrationPlan {
     }
 }
 
+/// Version 1 to 2 in a lightweight stage: what the inferred migration does, with a plan, which the PostgreSQL store
+/// needs to drop the values of removed properties.
+enum ShopPlanToV2: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [ShopV1.self, ShopV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: ShopV1.self, toVersion: ShopV2.self)] }
+}
+
+/// A container for version 2 of a store written with version 1: inferred on SQLite; on PostgreSQL, which refuses
+/// to drop the removed `legacy` values without a plan, through `ShopPlanToV2`.
+func openShopV2(at location: StoreLocation) throws -> ModelContainer {
+    switch location.store {
+    case .sqlite: try open(ShopV2.self, at: location)
+    case .postgreSQL: try open(ShopV2.self, at: location, plan: ShopPlanToV2.self)
+    }
+}
+
 /// A plan that no longer lists version 1.
 enum ShopPlanFromV2: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [ShopV2.self, ShopV3.self] }
@@ -171,7 +187,12 @@ func makeShopV1(at location: StoreLocation) throws {
     {
         let directory = try store.makeLocation()
         try makeShopV1(at: directory)
-        let container = try open(ShopV2.self, at: directory)
+        if store == .postgreSQL {
+            // Without a plan, PostgreSQL keeps the removed `legacy` values rather than drop them.
+            let error = #expect(throws: SwiftDataError.self) { try open(ShopV2.self, at: directory) }
+            #expect(error?.description.contains("Item.legacy is no longer in the code") == true, "\(error as Any)")
+        }
+        let container = try openShopV2(at: directory)
         let context = ModelContext(container)
         let items = try context.fetch(FetchDescriptor<ShopV2.Item>(sortBy: [SortDescriptor(\.code)]))
         #expect(items.map(\.title) == ["Lamp", "Desk"])
@@ -204,7 +225,7 @@ func makeShopV1(at location: StoreLocation) throws {
             try context.save()
         }
         // The migration copies the rows into a new table; the highest key given out goes with them.
-        let context = ModelContext(try open(ShopV2.self, at: directory))
+        let context = ModelContext(try openShopV2(at: directory))
         let chair = ShopV2.Item(title: "Chair", code: "C")
         context.insert(chair)
         try context.save()

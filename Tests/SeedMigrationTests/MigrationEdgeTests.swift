@@ -200,7 +200,7 @@ enum EnumeratingPlan: SchemaMigrationPlan {
     @Test(arguments: MigratedStore.available) func aStageThatEnumeratesFillsEveryRow(store: MigratedStore) throws {
         let location = try store.makeLocation()
         try makeShopV1(at: location)
-        _ = try open(ShopV2.self, at: location)
+        _ = try openShopV2(at: location)
         let context = ModelContext(try open(ShopV3.self, at: location, plan: EnumeratingPlan.self))
         let items = try context.fetch(FetchDescriptor<ShopV3.Item>(sortBy: [SortDescriptor(\.code)]))
         #expect(items.map(\.sku) == ["SKU-A", "SKU-B"])
@@ -211,7 +211,7 @@ enum EnumeratingPlan: SchemaMigrationPlan {
     {
         let location = try store.makeLocation()
         try makeShopV1(at: location)
-        _ = try open(ShopV2.self, at: location)
+        _ = try openShopV2(at: location)
         #expect(throws: EnumeratingPlanThatFails.StageFailure.self) {
             try open(ShopV3.self, at: location, plan: EnumeratingPlanThatFails.self)
         }

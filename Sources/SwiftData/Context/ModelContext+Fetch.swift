@@ -72,20 +72,15 @@ extension ModelContext {
             }
             do {
                 while true {
-                    let batch = try plan.models(through: cursor)
+                    let (batch, read) = try plan.models(through: cursor)
                     for model in batch {
-                        delivered += 1
-                        // A row deleted since the cursor opened: the model read of it is no model of the store's
-                        // (its own went when it was deleted). One the context deletes without saving yet is left
-                        // out, as a fetch leaves it out.
-                        if rowsDeletedDuringEnumeration?.contains(model.persistentModelID) == true {
-                            if !model.storage.isDeleted { removeDeletedModel(model.storage) }
-                            continue
-                        }
+                        // One the context deletes without saving yet is left out, as a fetch leaves it out.
                         if model.storage.isDeleted || deleted.contains(model) { continue }
                         try block(model)
                     }
-                    if batch.count < cursor.pageSize { return }
+                    // Rows read, delivered or not: the position a fallback to paging by offset continues from.
+                    delivered += read
+                    if read < cursor.pageSize { return }
                 }
             } catch is StoreCannotEvaluate {
                 // As below: the rest pages by offset, evaluating the predicate in memory.

@@ -64,8 +64,9 @@ public final class ModelContext {
     var heldAfterDeletionElsewhere: Set<PersistentIdentifier> = []
     /// The live queries (`ResultsObserver`) that follow this context's in-memory changes.
     var localChangeObservers = LocalChangeObservers()
-    /// The rows deleted (by this context's saves, or others' merged into it) since an enumeration through a store's
-    /// cursor began, or nil when none runs: the cursor reads the store as it was, and must not bring them back.
+    /// The rows whose models this context deleted since an enumeration through a store's cursor began (by its own
+    /// saves, or others' it merged), or nil when none runs: the cursor reads the store as it was, and must not bring
+    /// them back.
     var rowsDeletedDuringEnumeration: Set<PersistentIdentifier>?
     /// True for the container's `mainContext`, whose autosave runs on the main actor.
     var isMainContext = false
@@ -295,6 +296,14 @@ public final class ModelContext {
         rowsDeletedDuringEnumeration?.insert(storage.identifier)
         detachFromRelatedModels(storage)
         registered.removeValue(forKey: storage.identifier)
+        storage.isDeleted = true
+        storage.context = nil
+    }
+
+    /// Unregisters a model a read made of a row deleted since (see `rowsDeletedDuringEnumeration`): unlike
+    /// `removeDeletedModel(_:)`, it detaches nothing, as nothing links to the model yet.
+    func forgetModelOfDeletedRow(_ storage: ModelStorage) {
+        if registered[storage.identifier] === storage { registered.removeValue(forKey: storage.identifier) }
         storage.isDeleted = true
         storage.context = nil
     }

@@ -79,13 +79,15 @@ struct FetchPlan<T: PersistentModel> {
         return models
     }
 
-    /// The next page of results from a cursor of the store, with the relationships the descriptor prefetches: the
-    /// first call opens the cursor, and a page shorter than the cursor's page size is the last. Only for a plan
-    /// that runs in the store, on a store that reads through cursors.
+    /// The next page of results from a cursor of the store, with the relationships the descriptor prefetches, and
+    /// how many rows the page read: the first call opens the cursor, and a page shorter than the cursor's page size
+    /// is the last. Rows deleted since the cursor opened (`ModelContext.rowsDeletedDuringEnumeration`) are left out,
+    /// and the models read of them unregistered before anything links to them. Only for a plan that runs in the
+    /// store, on a store that reads through cursors.
     ///
     /// - Throws: like `models()`, and `StoreCannotEvaluate` when the store stopped at a row only Swift can decide:
     ///   the rest of the results then come from a plan that evaluates in memory.
-    func models(through cursor: StoreCursor) throws -> [T] {
+    func models(through cursor: StoreCursor) throws -> (models: [T], read: Int) {
         precondition(runsInStore && store.readsThroughCursors, "models(through:) needs a plan the store runs")
         var request = baseRequest
         request.sortOrder = sortOrder
@@ -93,9 +95,18 @@ struct FetchPlan<T: PersistentModel> {
         request.offset = descriptor.fetchOffset
         request.properties = requestedProperties
         request.cursor = cursor
-        let models = try models(matching: request)
+        var models = try models(matching: request)
+        let read = models.count
+        if let gone = context.rowsDeletedDuringEnumeration, !gone.isEmpty {
+            models.removeAll { model in
+                guard gone.contains(model.storage.identifier) else { return false }
+                // A model of a row that is gone, made by this read: nothing links to it yet.
+                if !model.storage.isDeleted { context.forgetModelOfDeletedRow(model.storage) }
+                return true
+            }
+        }
         try prefetchRelationships(of: models)
-        return models
+        return (models, read)
     }
 
     /// Loads the relationships the descriptor prefetches, for all of `models` at once.

@@ -77,7 +77,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     /// - Throws: `PostgreSQLError.statementFailed` with the server's SQLSTATE, or `.connectionLost`.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgreSQLResult {
-        guard Self.isPrepared(sql) else {
+        guard Self.isPrepared(sql), parameters.count <= Self.mostPreparedParameters else {
             let result = try withParameters(parameters) { values, lengths, formats, types in
                 PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 0)
             }
@@ -103,23 +103,33 @@ package final class PostgreSQLConnection: @unchecked Sendable {
                 name = known
             } else {
                 let added = statements.add(key)
-                if let evicted = added.evicted { _ = try? executeScript("DEALLOCATE \"\(evicted)\"") }
+                deallocateEvicted()
                 do {
-                    _ = try check(PQprepare(handle, added.name, sql, Int32(parameters.count), types))
+                    _ = try check(PQprepare(handle, added, sql, Int32(parameters.count), types))
                 } catch {
-                    statements.remove(key)
+                    statements.remove(key, deallocating: false)
                     throw error
                 }
-                name = added.name
+                name = added
             }
             do {
                 return try check(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0))
             } catch let error as PostgreSQLError where error.kind == .statementFailed(sqlState: "0A000") {
-                statements.remove(key)
-                _ = try? executeScript("DEALLOCATE \"\(name)\"")
+                statements.remove(key, deallocating: true)
                 throw error
             }
         }
+    }
+
+    /// The most parameters of a statement worth keeping prepared: a save's multi-row `INSERT` has thousands, and its
+    /// plan would hold the server's memory for one statement a save may run once.
+    private static let mostPreparedParameters = 256
+
+    /// Deallocates the statements the cache let go of, once no transaction is open: a `DEALLOCATE` that fails
+    /// inside one would abort it.
+    private func deallocateEvicted() {
+        guard !statements.evicted.isEmpty, !isInTransaction else { return }
+        for name in statements.takeEvicted() { _ = try? executeScript("DEALLOCATE \"\(name)\"") }
     }
 
     /// True for SQL worth preparing: queries and changes of rows, which a store runs again and again.
@@ -187,6 +197,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     /// Commits what `beginTransaction(isolation:)` opened.
     func commitTransaction() throws {
         try executeScript(nestsTransactions ? "RELEASE SAVEPOINT \"swiftdata_nested\"" : "COMMIT")
+        deallocateEvicted()
     }
 
     /// Rolls back what `beginTransaction(isolation:)` opened.
@@ -194,6 +205,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
         try executeScript(
             nestsTransactions
                 ? "ROLLBACK TO SAVEPOINT \"swiftdata_nested\"; RELEASE SAVEPOINT \"swiftdata_nested\"" : "ROLLBACK")
+        deallocateEvicted()
     }
 
     /// Reconnects with the same URI after the connection broke.

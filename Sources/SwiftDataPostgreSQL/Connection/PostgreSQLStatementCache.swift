@@ -1,9 +1,9 @@
 /// The statements a connection prepared, by their SQL and parameter types, so that a statement run again is parsed
 /// and planned by the server once, as a raw client's prepared statements are.
 ///
-/// Bounded: the least recently used statement is forgotten (and deallocated on the server) when a new one would
-/// exceed `limit`, so that SQL that varies (a fetch's limit and offset are part of its text) cannot grow the
-/// server's memory without end.
+/// Bounded: the least recently used statement is forgotten when a new one would exceed `limit`, and deallocated on
+/// the server once no transaction is open (`evicted`), so that SQL that varies (a fetch's limit and offset are part
+/// of its text) cannot grow the server's memory without end.
 struct PostgreSQLStatementCache {
     /// A prepared statement's key: its SQL and the types its parameters were declared with.
     struct Key: Hashable {
@@ -18,6 +18,8 @@ struct PostgreSQLStatementCache {
     /// Keys, least recently used first.
     private var order: [Key] = []
     private var nextNumber = 0
+    /// Names of statements forgotten here and still prepared on the server.
+    private(set) var evicted: [String] = []
 
     /// The name a statement is prepared under, or nil when it is not, marking it as just used.
     mutating func name(of key: Key) -> String? {
@@ -29,30 +31,35 @@ struct PostgreSQLStatementCache {
         return name
     }
 
-    /// Records a statement about to be prepared and returns its new name, with the name of the statement it pushes
-    /// out, which the caller deallocates.
-    mutating func add(_ key: Key) -> (name: String, evicted: String?) {
+    /// Records a statement about to be prepared and returns its new name; the statement it pushes out joins
+    /// `evicted`.
+    mutating func add(_ key: Key) -> String {
         nextNumber += 1
         let name = "swiftdata_\(nextNumber)"
-        var evicted: String?
-        if order.count >= Self.limit {
-            let oldest = order.removeFirst()
-            evicted = names.removeValue(forKey: oldest)
+        if order.count >= Self.limit, let oldest = names.removeValue(forKey: order.removeFirst()) {
+            evicted.append(oldest)
         }
         names[key] = name
         order.append(key)
-        return (name, evicted)
+        return name
     }
 
-    /// Forgets a statement (its preparation failed, or its plan no longer fits the tables).
-    mutating func remove(_ key: Key) {
-        names.removeValue(forKey: key)
+    /// Forgets a statement: its preparation failed (`deallocating` false), or its plan no longer fits the tables.
+    mutating func remove(_ key: Key, deallocating: Bool) {
+        if let name = names.removeValue(forKey: key), deallocating { evicted.append(name) }
         order.removeAll { $0 == key }
+    }
+
+    /// The names in `evicted`, which the caller deallocates now.
+    mutating func takeEvicted() -> [String] {
+        defer { evicted = [] }
+        return evicted
     }
 
     /// Forgets every statement: the server forgot them (the connection was reset).
     mutating func removeAll() {
         names = [:]
         order = []
+        evicted = []
     }
 }

@@ -135,7 +135,7 @@ struct PostgreSQLMigrator {
             }
             open += try alter(
                 source, to: entity, layout: layout, tables: new, leavingRequiredColumnsOpen: leavingRequiredColumnsOpen,
-                keepsRemovedColumns: !dropsRemovedEntities)
+                dropsRemovedValues: dropsRemovedEntities)
         }
         let kept = Set(sources.values.map(\.name))
         for entity in old.entities
@@ -148,7 +148,7 @@ struct PostgreSQLMigrator {
             }
             try connection.execute("DROP TABLE IF EXISTS \(dialect.quoted(entity.name))")
         }
-        try alterJoinTables(from: old, to: new, sources: sources)
+        try alterJoinTables(from: old, to: new, sources: sources, dropsRemovedValues: dropsRemovedEntities)
         return open
     }
 
@@ -156,7 +156,7 @@ struct PostgreSQLMigrator {
     /// added and made optional or required as the code's layout says, and its indexes made anew.
     private func alter(
         _ source: StoredSchema.Entity, to entity: Schema.Entity, layout: SQLTableLayout, tables: PostgreSQLTables,
-        leavingRequiredColumnsOpen: Bool, keepsRemovedColumns: Bool
+        leavingRequiredColumnsOpen: Bool, dropsRemovedValues: Bool
     ) throws -> [OpenColumn] {
         let table = dialect.quoted(layout.tableName)
         if source.name != layout.tableName {
@@ -181,16 +181,12 @@ struct PostgreSQLMigrator {
         let sources = try source.columnSources(for: layout, entity: entity, among: tables.entities)
         let previousColumns = sources.columns
         let used = Set(previousColumns.values.map(\.name))
-        // Without a plan, a removed property's column stays, optional: processes still running the version that has
-        // the property (a rolling deploy opens the database with both) go on using it, and lose nothing if one of
-        // them opens the database after this one. A plan's stages drop it.
         for column in source.columns where !used.contains(column.name) {
-            if !keepsRemovedColumns {
-                try connection.execute("ALTER TABLE \(table) DROP COLUMN \(dialect.quoted(column.name))")
-            } else if !column.isNullable {
-                try connection.execute(
-                    "ALTER TABLE \(table) ALTER COLUMN \(dialect.quoted(column.name)) DROP NOT NULL")
+            let name = dialect.quoted(column.name)
+            if !dropsRemovedValues {
+                try refuseDropping("\(source.name).\(column.property)", rows: "FROM \(table) WHERE \(name) IS NOT NULL")
             }
+            try connection.execute("ALTER TABLE \(table) DROP COLUMN \(name)")
         }
         // Renames go through temporary names, so that a column may take the name another one gives up (`b`
         // renamed from `a` while `c` is renamed from `b`).
@@ -207,15 +203,6 @@ struct PostgreSQLMigrator {
             try connection.execute(
                 "ALTER TABLE \(table) RENAME COLUMN \(dialect.quoted("_swiftdata_renaming_\(index)")) TO "
                     + dialect.quoted(rename.to))
-        }
-        // Columns such a migration kept, which the recorded schema no longer lists: one of the same type is taken up
-        // again, with its values, by a version that has its property again.
-        let present = try connection.execute(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() "
-                + "AND table_name = $1", [.text(layout.tableName)])
-        var presentTypes: [String: String] = [:]
-        for row in 0..<present.rowCount {
-            if let name = present.text(row: row, column: 0) { presentTypes[name] = present.text(row: row, column: 1) }
         }
 
         var open: [OpenColumn] = []
@@ -245,13 +232,6 @@ struct PostgreSQLMigrator {
                     continue
                 }
                 guard previous.isNullable else { continue }
-                missing = try count("SELECT count(*) FROM \(table) WHERE \(name) IS NULL")
-            } else if previousColumns[column.name] == nil, let type = presentTypes[column.name] {
-                // information_schema names the type without its collation.
-                guard type == column.sqlType.components(separatedBy: " COLLATE ")[0] else {
-                    throw MigrationRefusal.typeChanged(described, from: type, to: column.sqlType)
-                }
-                if column.isNullable { continue }
                 missing = try count("SELECT count(*) FROM \(table) WHERE \(name) IS NULL")
             } else {
                 try connection.execute("ALTER TABLE \(table) ADD COLUMN \(name) \(column.sqlType)")
@@ -306,7 +286,8 @@ struct PostgreSQLMigrator {
     /// Keeps the join tables that still exist (renaming them after a relationship's `originalName`), creates new
     /// ones (with the links a relationship kept in its inverse's foreign key before) and drops the rest.
     private func alterJoinTables(
-        from old: StoredSchema, to new: PostgreSQLTables, sources: [String: StoredSchema.Entity]
+        from old: StoredSchema, to new: PostgreSQLTables, sources: [String: StoredSchema.Entity],
+        dropsRemovedValues: Bool
     ) throws {
         let changes = old.joinTableChanges(for: new.entities, sources: sources)
         for (from, to) in changes.renamed {
@@ -327,7 +308,25 @@ struct PostgreSQLMigrator {
                     + "WHERE \(dialect.quoted(column)) IS NOT NULL ON CONFLICT DO NOTHING")
         }
         for table in changes.dropped {
+            if !dropsRemovedValues {
+                try refuseDropping("the relationship of \(table)", rows: "FROM \(dialect.quoted(table))")
+            }
             try connection.execute("DROP TABLE IF EXISTS \(dialect.quoted(table))")
+        }
+    }
+
+    /// Refuses to drop what a removed property holds without a plan: several versions of an app may open one
+    /// database in turn (a deploy runs old and new processes side by side), and an older version's inferred
+    /// migration would drop what a newer one added. A plan's stage drops it; an empty column or table goes.
+    ///
+    /// - Throws: `MigrationRefusal` naming the property and how many rows hold values.
+    private func refuseDropping(_ property: String, rows: String) throws {
+        let holding = try count("SELECT count(*) " + rows)
+        guard holding == 0 else {
+            throw MigrationRefusal(
+                "\(property) is no longer in the code, and \(holding) stored row(s) hold values; without a migration "
+                    + "plan the PostgreSQL store does not drop them (an older version of the app opening a newer "
+                    + "database would drop what the newer one added): drop them in a plan's lightweight stage")
         }
     }
 
