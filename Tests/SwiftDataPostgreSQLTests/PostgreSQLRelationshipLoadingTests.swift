@@ -3,18 +3,6 @@ import SwiftData
 import SwiftDataPostgreSQL
 import Testing
 
-/// The number of statements the server ran in a database so far: its committed transactions, one per statement
-/// outside a transaction.
-func committedTransactions(in database: URL) throws -> Int {
-    let name = try #require(database.path.split(separator: "/").last)
-    let server = try #require(TestServer.url)
-    let connection = try PostgreSQLConnection(url: server)
-    try connection.execute("SELECT pg_stat_clear_snapshot()")
-    let result = try connection.execute(
-        "SELECT xact_commit FROM pg_stat_database WHERE datname = $1", [.text(String(name))])
-    return Int(result.integer(row: 0, column: 0) ?? 0)
-}
-
 /// To-many relationships of a fetch's models load in one query per batch of owners, as on SQLite.
 @Suite(.enabled(if: TestServer.isAvailable, TestServer.absence))
 struct PostgreSQLRelationshipLoadingTests {
@@ -56,6 +44,9 @@ final class PGFile {
 }
 
 extension PostgreSQLRelationshipLoadingTests {
+    /// Owners and targets inserted in turn have interleaved keys: one load still serves every owner of the fetch.
+    /// (Proven by the server: once the files are deleted behind the context's back, every folder still shows the
+    /// files the first load read.)
     @Test func ownersAndTargetsWithInterleavedKeysLoadInOneQuery() throws {
         let (container, database) = try makePostgreSQLContainer(PGFolder.self)
         let setup = ModelContext(container)
@@ -67,12 +58,11 @@ extension PostgreSQLRelationshipLoadingTests {
         try setup.save()
         let context = ModelContext(container)
         let folders = try context.fetch(FetchDescriptor<PGFolder>())
-        let before = try committedTransactions(in: database)
+        #expect(folders.first?.files.count == 3)
+        try TestServer.execute("DELETE FROM \"PGFile\"", on: database)
         var total = 0
         for folder in folders { total += folder.files.count }
-        let after = try committedTransactions(in: database)
         #expect(total == 150)
-        #expect(after - before <= 2)
     }
 }
 
