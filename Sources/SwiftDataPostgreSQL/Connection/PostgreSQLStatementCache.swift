@@ -3,7 +3,8 @@
 ///
 /// Bounded: the least recently used statement is forgotten when a new one would exceed `limit`, and deallocated on
 /// the server once no transaction is open (`evicted`), so that SQL that varies (a fetch's limit and offset are part
-/// of its text) cannot grow the server's memory without end.
+/// of its text) cannot grow the server's memory without end. A statement found again only has its use noted; the
+/// search for the least recently used runs when one must go.
 struct PostgreSQLStatementCache {
     /// A prepared statement's key: its SQL and the types its parameters were declared with.
     struct Key: Hashable {
@@ -14,40 +15,38 @@ struct PostgreSQLStatementCache {
     /// The most statements kept prepared on one connection.
     static let limit = 128
 
-    private var names: [Key: String] = [:]
-    /// Keys, least recently used first.
-    private var order: [Key] = []
+    /// Each statement's name and when it was last used.
+    private var entries: [Key: (name: String, lastUse: Int)] = [:]
+    /// Counts uses, to order them.
+    private var clock = 0
     private var nextNumber = 0
     /// Names of statements forgotten here and still prepared on the server.
     private(set) var evicted: [String] = []
 
-    /// The name a statement is prepared under, or nil when it is not, marking it as just used.
+    /// The name a statement is prepared under, or nil when it is not, noting it as just used.
     mutating func name(of key: Key) -> String? {
-        guard let name = names[key] else { return nil }
-        if order.last != key, let position = order.firstIndex(of: key) {
-            order.remove(at: position)
-            order.append(key)
-        }
-        return name
+        clock += 1
+        entries[key]?.lastUse = clock
+        return entries[key]?.name
     }
 
-    /// Records a statement about to be prepared and returns its new name; the statement it pushes out joins
-    /// `evicted`.
+    /// Records a statement about to be prepared and returns its new name; the least recently used statement, when
+    /// the cache is full, joins `evicted`.
     mutating func add(_ key: Key) -> String {
-        nextNumber += 1
-        let name = "swiftdata_\(nextNumber)"
-        if order.count >= Self.limit, let oldest = names.removeValue(forKey: order.removeFirst()) {
-            evicted.append(oldest)
+        if entries.count >= Self.limit, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            entries.removeValue(forKey: oldest.key)
+            evicted.append(oldest.value.name)
         }
-        names[key] = name
-        order.append(key)
+        nextNumber += 1
+        clock += 1
+        let name = "swiftdata_\(nextNumber)"
+        entries[key] = (name, clock)
         return name
     }
 
     /// Forgets a statement: its preparation failed (`deallocating` false), or its plan no longer fits the tables.
     mutating func remove(_ key: Key, deallocating: Bool) {
-        if let name = names.removeValue(forKey: key), deallocating { evicted.append(name) }
-        order.removeAll { $0 == key }
+        if let entry = entries.removeValue(forKey: key), deallocating { evicted.append(entry.name) }
     }
 
     /// The names in `evicted`, which the caller deallocates now.
@@ -58,8 +57,7 @@ struct PostgreSQLStatementCache {
 
     /// Forgets every statement: the server forgot them (the connection was reset).
     mutating func removeAll() {
-        names = [:]
-        order = []
+        entries = [:]
         evicted = []
     }
 }

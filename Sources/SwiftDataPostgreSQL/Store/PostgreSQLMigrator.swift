@@ -38,12 +38,16 @@ struct PostgreSQLMigrator {
                 of: plan, from: stored.version, to: target.version.description, location: connection.server)
             for step in steps { current = try run(step, current: current) }
         }
-        // An attribute whose type changed but not its column's leaves the tables' shape as it was.
-        for entity in target.storedSchema.entities {
-            if let stored = current.entity(named: entity.name) { try checkAttributeTypes(of: entity, against: stored) }
-        }
         if !current.hasSameShape(as: target.storedSchema) {
             _ = try alter(from: current, to: target, leavingRequiredColumnsOpen: false, dropsRemovedEntities: false)
+        } else {
+            // An attribute whose type changed but not its column's leaves the tables' shape as it was, so no
+            // `alter` checks it.
+            for entity in target.storedSchema.entities {
+                if let stored = current.entity(named: entity.name) {
+                    try checkAttributeTypes(of: entity, against: stored)
+                }
+            }
         }
         let metadata = dialect.quoted(PostgreSQLModelStore.metadataTable)
         let update = "UPDATE \(metadata) SET \"value\" = $2 WHERE \"key\" = $1"
