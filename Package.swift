@@ -83,6 +83,8 @@ let package = Package(
         .library(name: "SwiftData", targets: ["SwiftData"]),
         // The PostgreSQL store is a library of its own, so that apps on SQLite alone never link libpq.
         .library(name: "SwiftDataPostgreSQL", targets: ["SwiftDataPostgreSQL"]),
+        // The sync engine: replicas that edit offline and converge through a PostgreSQL server.
+        .library(name: "SwiftDataSync", targets: ["SwiftDataSync"]),
         .executable(name: "projects-example", targets: ["ProjectsExample"]),
         .executable(name: "json-store-example", targets: ["JSONStoreExample"]),
         .executable(name: "LiveTasksExample", targets: ["LiveTasksExample"]),
@@ -109,6 +111,11 @@ let package = Package(
         .target(
             name: "SwiftDataPostgreSQL",
             dependencies: ["SwiftData", "CLibPQ"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SwiftDataSync",
+            dependencies: ["SwiftData", "SwiftDataPostgreSQL"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -190,6 +197,12 @@ let package = Package(
         .testTarget(
             name: "JSONStoreKitTests",
             dependencies: ["JSONStoreKit", "SwiftData"],
+            swiftSettings: strictSettings
+        ),
+        // Replicas syncing through the PostgreSQL server `SWIFTDATA_POSTGRESQL_URL` names (see the README).
+        .testTarget(
+            name: "SwiftDataSyncTests",
+            dependencies: ["SwiftDataSync", "SwiftData", "SwiftDataPostgreSQL", "PostgreSQLTestServer"],
             swiftSettings: strictSettings
         ),
         // Runs against the PostgreSQL server `SWIFTDATA_POSTGRESQL_URL` names (see the README).

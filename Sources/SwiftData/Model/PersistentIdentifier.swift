@@ -155,7 +155,7 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     }
 
     /// True until the model's first save.
-    var isTemporary: Bool {
+    package var isTemporary: Bool {
         if case .temporary = id.key { return true }
         return false
     }

@@ -10,7 +10,7 @@ extension PostgreSQLConnection {
     /// returns their payloads; empty when none came.
     ///
     /// - Throws: `PostgreSQLError.connectionLost` when the connection broke.
-    func notifications(waitingUpTo timeout: Double) throws -> [String] {
+    package func notifications(waitingUpTo timeout: Double) throws -> [String] {
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw PostgreSQLError(.connectionLost, server: server, message: "no socket") }
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)

@@ -60,7 +60,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     }
 
     /// False once the connection broke (the server restarted, the network dropped): the pool then replaces it.
-    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
 
     /// True while a transaction is open on the connection, or failed and not yet rolled back.
     var isInTransaction: Bool {
@@ -157,7 +157,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     }
 
     /// Runs statements that take no parameters, such as `BEGIN` or a schema's `CREATE TABLE`s, in one call.
-    func executeScript(_ sql: String) throws {
+    package func executeScript(_ sql: String) throws {
         guard let result = PQexec(handle, sql) else {
             throw PostgreSQLError(.connectionLost, server: server, message: Self.message(of: handle))
         }
@@ -189,19 +189,19 @@ package final class PostgreSQLConnection: @unchecked Sendable {
 
     /// Opens a transaction, at an isolation level when one is given (PostgreSQL's default, READ COMMITTED, when
     /// nil); on a connection that nests transactions, a savepoint inside the open one, which takes its isolation.
-    func beginTransaction(isolation: String? = nil) throws {
+    package func beginTransaction(isolation: String? = nil) throws {
         if nestsTransactions { return try executeScript("SAVEPOINT \"swiftdata_nested\"") }
         try executeScript(isolation.map { "BEGIN ISOLATION LEVEL \($0)" } ?? "BEGIN")
     }
 
     /// Commits what `beginTransaction(isolation:)` opened.
-    func commitTransaction() throws {
+    package func commitTransaction() throws {
         try executeScript(nestsTransactions ? "RELEASE SAVEPOINT \"swiftdata_nested\"" : "COMMIT")
         deallocateEvicted()
     }
 
     /// Rolls back what `beginTransaction(isolation:)` opened.
-    func rollBackTransaction() throws {
+    package func rollBackTransaction() throws {
         try executeScript(
             nestsTransactions
                 ? "ROLLBACK TO SAVEPOINT \"swiftdata_nested\"; RELEASE SAVEPOINT \"swiftdata_nested\"" : "ROLLBACK")
@@ -211,7 +211,7 @@ package final class PostgreSQLConnection: @unchecked Sendable {
     /// Reconnects with the same URI after the connection broke.
     ///
     /// - Throws: `PostgreSQLError` when the server still cannot be reached.
-    func reconnect() throws {
+    package func reconnect() throws {
         PQreset(handle)
         // A new session: the server knows none of the old one's prepared statements.
         statements.removeAll()

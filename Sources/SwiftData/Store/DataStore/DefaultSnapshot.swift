@@ -182,7 +182,7 @@ extension DefaultSnapshot: Codable {
     }
 
     /// The `Data` a property's value transformer makes of an attribute that is not `Encodable`; nil for `nil`.
-    private static func transformedData(_ attribute: Any, of property: Schema.Entity.Property) throws -> Data? {
+    package static func transformedData(_ attribute: Any, of property: Schema.Entity.Property) throws -> Data? {
         guard let value = unwrappedValue(attribute) else { return nil }
         guard let transformer = transformer(of: property), let data = transformer.transformedValue(value) as? Data
         else {
@@ -198,7 +198,7 @@ extension DefaultSnapshot: Codable {
 
     /// The value of a transformed attribute from its encoded `Data`, of the property's type; nil when the
     /// transformer cannot read it.
-    private static func reverseTransformed(_ data: Data?, of property: Schema.Entity.Property) -> Any? {
+    package static func reverseTransformed(_ data: Data?, of property: Schema.Entity.Property) -> Any? {
         let optional = property.valueType as? any OptionalValue.Type
         guard let data else { return optional?.noneValue }
         guard let value = transformer(of: property)?.reverseTransformedValue(data) else { return nil }

@@ -3,7 +3,7 @@ internal import CSQLite
 /// One connection to a SQLite database, with a prepared-statement cache and a log of executed SQL.
 ///
 /// Related SQLite documentation: https://www.sqlite.org/c3ref/open.html
-final class SQLiteConnection {
+package final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
@@ -13,7 +13,7 @@ final class SQLiteConnection {
     var overwrittenRowKey: Int64?
 
     /// Opens a connection. `path` is a file path or `:memory:`.
-    init(path: String, readOnly: Bool, log: SQLiteStatementLog) throws {
+    package init(path: String, readOnly: Bool, log: SQLiteStatementLog) throws {
         self.log = log
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
@@ -41,14 +41,14 @@ final class SQLiteConnection {
     // MARK: - Executing SQL
 
     /// Runs one or more statements that return no rows and take no values.
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         log.record(sql)
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code, sql: sql) }
     }
 
     /// A cached prepared statement for the SQL.
-    func statement(_ sql: String) throws -> SQLiteStatement {
+    package func statement(_ sql: String) throws -> SQLiteStatement {
         log.record(sql)
         if let cached = statements[sql] { return cached }
         let statement = try SQLiteStatement(connection: self, sql: sql)
@@ -70,7 +70,7 @@ final class SQLiteConnection {
     ///
     /// Inside a transaction already (a migration running contexts over its tables), it uses a savepoint instead,
     /// so the work joins the outer transaction and still rolls back alone on failure.
-    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+    package func inTransaction<T>(_ body: () throws -> T) throws -> T {
         let transaction = try beginTransaction()
         do {
             let result = try body()

@@ -125,8 +125,9 @@ private struct PinnedReaders: @unchecked Sendable {
 }
 
 /// The SQL a store's connections ran: a count, and the most recent statements, for tests and diagnostics.
-final class SQLiteStatementLog: @unchecked Sendable {
+package final class SQLiteStatementLog: @unchecked Sendable {
     // @unchecked: every access goes through `lock`.
+    package init() {}
     private let lock = NSLock()
     private var recent: [String] = []
     private var total = 0

@@ -1,7 +1,7 @@
 internal import CSQLite
 
 /// A prepared SQLite statement. Owned and cached by its `SQLiteConnection`.
-final class SQLiteStatement {
+package final class SQLiteStatement {
     let handle: OpaquePointer
     let sql: String
     private unowned let connection: SQLiteConnection
@@ -74,14 +74,14 @@ final class SQLiteStatement {
     }
 
     /// Runs the statement to completion with the given values.
-    func execute(_ values: [SQLValue] = []) throws {
+    package func execute(_ values: [SQLValue] = []) throws {
         try bind(values)
         while try step() {}
         sqlite3_reset(handle)
     }
 
     /// The rows the statement returns for the given values.
-    func rows(_ values: [SQLValue] = []) throws -> [[SQLValue]] {
+    package func rows(_ values: [SQLValue] = []) throws -> [[SQLValue]] {
         try bind(values)
         var rows: [[SQLValue]] = []
         let count = sqlite3_column_count(handle)

@@ -1,0 +1,36 @@
+internal import Foundation
+
+/// A replica's hybrid logical clock: stamps local changes with timestamps later than every timestamp the replica
+/// stamped or received, close to the wall clock.
+///
+/// A change made after a replica saw another's change is stamped later than it, whatever the two wall clocks say;
+/// concurrent changes are ordered by their wall-clock times.
+struct HybridLogicalClock {
+    /// The replica the clock stamps for.
+    let replica: String
+    /// The latest timestamp stamped or received.
+    private(set) var latest: SyncTimestamp
+
+    init(replica: String, latest: SyncTimestamp?) {
+        self.replica = replica
+        self.latest = latest ?? SyncTimestamp(milliseconds: 0, counter: 0, replica: replica)
+    }
+
+    /// A timestamp for a change made at `now`, later than every timestamp before it.
+    mutating func stamp(at now: Date) -> SyncTimestamp {
+        let physical = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let next =
+            physical > latest.milliseconds
+            ? SyncTimestamp(milliseconds: physical, counter: 0, replica: replica)
+            : SyncTimestamp(milliseconds: latest.milliseconds, counter: latest.counter + 1, replica: replica)
+        latest = next
+        return next
+    }
+
+    /// Takes in a timestamp another replica stamped, so later local changes are stamped after it.
+    mutating func receive(_ timestamp: SyncTimestamp) {
+        if timestamp > latest {
+            latest = SyncTimestamp(milliseconds: timestamp.milliseconds, counter: timestamp.counter, replica: replica)
+        }
+    }
+}

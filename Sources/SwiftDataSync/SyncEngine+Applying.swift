@@ -1,0 +1,242 @@
+internal import Foundation
+internal import SwiftData
+
+extension SyncEngine {
+    /// Applies fetched records, and the records held earlier, in one save; then records how far the server's
+    /// change order was read.
+    ///
+    /// A record whose relationships point to a record this replica has not received is held (kept in the engine's
+    /// file) and tried again with each later batch. A record of an entity this schema does not know is skipped;
+    /// it is fetched again once the schema knows it.
+    func apply(_ incoming: [SyncRecord], through newPosition: Int64, from transport: any SyncTransport) async throws {
+        let context = makeContext()
+        // Local changes first, so that they compete with the fetched ones by their own times.
+        try stampLocalChanges(in: context, applied: nil)
+        let held = try metadata.heldRecords()
+        var candidates: [String: SyncRecord] = [:]
+        var order: [String] = []
+        for record in held + incoming {
+            if candidates[record.recordName] == nil { order.append(record.recordName) }
+            candidates[record.recordName] = record
+        }
+        let blocked = try blockedRecords(order, candidates)
+        let assets = try await fetchAssets(of: order.filter { !blocked.contains($0) }.compactMap { candidates[$0] }, from: transport)
+
+        var applied = AppliedBatch()
+        var deletions: [(name: String, entityName: String, timestamp: SyncTimestamp)] = []
+        var inserted: [(name: String, entityName: String, model: any PersistentModel)] = []
+        var fieldWrites: [(name: String, field: String, timestamp: SyncTimestamp, isMember: Bool?)] = []
+        var models: [String: any PersistentModel] = [:]
+        var links: [(name: String, field: String, kind: SyncSchema.Field, value: SyncRecord.Field)] = []
+
+        for name in order where !blocked.contains(name) {
+            guard let record = candidates[name] else { continue }
+            for timestamp in [record.deletion].compactMap({ $0 }) + record.fields.values.map(\.timestamp) {
+                clock.receive(timestamp)
+            }
+            let known = try metadata.record(named: name)
+            if let deletion = record.deletion {
+                if let identifier = known?.identifier, let model = try context.storedModel(for: identifier) {
+                    context.deleteModel(model)
+                }
+                if known?.deletion == nil || known?.isDeletionPending == true {
+                    deletions.append((name, record.entityName, deletion))
+                }
+                continue
+            }
+            guard let entity = schema.entities[record.entityName], known?.deletion == nil else { continue }
+            let model: any PersistentModel
+            if let identifier = known?.identifier {
+                guard let stored = try context.storedModel(for: identifier) else { continue }
+                model = stored
+            } else {
+                model = context.insertNewModel(of: entity.entity)
+                inserted.append((name, entity.entity.name, model))
+            }
+            models[name] = model
+            let local = known == nil ? [:] : try metadata.fields(of: name)
+            for (field, value) in record.fields.sorted(by: { $0.key < $1.key }) {
+                if let state = local[field], state.timestamp >= value.timestamp { continue }
+                guard let kind = entity.field(named: field) else { continue }
+                switch kind {
+                case .attribute(let property):
+                    let decoded = try decodeValue(value.value, of: property, record: record, field: field, assets: assets)
+                    let current = try? SyncValueCoding.encode(property.value(in: model), of: property)
+                    if current != value.value || property.usesExternalStorage {
+                        property.setAttribute(decoded, in: model)
+                    }
+                    fieldWrites.append((name, field, value.timestamp, nil))
+                    applied.fields.insert(name + "/" + field)
+                case .toOne, .member:
+                    links.append((name, field, kind, value))
+                }
+            }
+        }
+        for link in links {
+            guard let model = models[link.name] else { continue }
+            switch link.kind {
+            case .toOne(let property):
+                let targetName = try decodeText(link.value.value, record: link.name, field: link.field)
+                var target: (any PersistentModel)?
+                if let targetName { target = try resolve(targetName, models: models, in: context) }
+                let current = property.relatedModels(of: model).first
+                if current?.persistentModelID != target?.persistentModelID {
+                    property.setRelated(target.map { [$0] } ?? [], in: model)
+                }
+                fieldWrites.append((link.name, link.field, link.value.timestamp, nil))
+            case .member(let property, let targetName):
+                let isMember = link.value.value == "true"
+                if let target = try resolve(targetName, models: models, in: context) {
+                    var members = property.relatedModels(of: model)
+                    let index = members.firstIndex { $0.persistentModelID == target.persistentModelID }
+                    if isMember, index == nil {
+                        members.append(target)
+                        property.setRelated(members, in: model)
+                    } else if !isMember, let index {
+                        members.remove(at: index)
+                        property.setRelated(members, in: model)
+                    }
+                }
+                fieldWrites.append((link.name, link.field, link.value.timestamp, isMember))
+            case .attribute:
+                continue
+            }
+            applied.fields.insert(link.name + "/" + link.field)
+        }
+
+        try context.save()
+        let insertedIdentifiers = inserted.map { ($0.name, $0.entityName, $0.model.persistentModelID) }
+        try metadata.inTransaction {
+            for (name, entityName, identifier) in insertedIdentifiers {
+                try metadata.insertRecord(named: name, entityName: entityName, identifier: identifier)
+            }
+            for write in fieldWrites {
+                try metadata.setField(
+                    write.field, of: write.name, at: write.timestamp, isPending: false, isMember: write.isMember)
+            }
+            for deletion in deletions {
+                try metadata.markDeleted(
+                    deletion.name, entityName: deletion.entityName, at: deletion.timestamp, isPending: false)
+            }
+            for record in held where !blocked.contains(record.recordName) { try metadata.release(record.recordName) }
+            for name in order where blocked.contains(name) {
+                if let record = candidates[name] { try metadata.hold(record) }
+            }
+            try metadata.setState(StateKey.position, String(newPosition))
+            try saveClock()
+        }
+        position = newPosition
+        try stampLocalChanges(in: context, applied: applied)
+    }
+
+    // MARK: - Internal
+
+    /// The records that point, through a relationship, to a record neither this replica nor the batch has (or
+    /// to such a held record in turn).
+    private func blockedRecords(_ order: [String], _ candidates: [String: SyncRecord]) throws -> Set<String> {
+        var blocked = Set<String>()
+        var knownHere: [String: Bool] = [:]
+        func isKnownHere(_ name: String) throws -> Bool {
+            if let known = knownHere[name] { return known }
+            let known = try metadata.record(named: name) != nil
+            knownHere[name] = known
+            return known
+        }
+        var isChanged = true
+        while isChanged {
+            isChanged = false
+            for name in order where !blocked.contains(name) {
+                guard let record = candidates[name], record.deletion == nil,
+                    let entity = schema.entities[record.entityName]
+                else { continue }
+                for target in try targets(of: record, entity) {
+                    if try isKnownHere(target) { continue }
+                    if candidates[target] != nil, !blocked.contains(target) { continue }
+                    blocked.insert(name)
+                    isChanged = true
+                    break
+                }
+            }
+        }
+        return blocked
+    }
+
+    /// The record names a record's relationships point to.
+    private func targets(of record: SyncRecord, _ entity: SyncSchema.Entity) throws -> [String] {
+        var targets: [String] = []
+        for (field, value) in record.fields {
+            switch entity.field(named: field) {
+            case .toOne?:
+                if let target = try decodeText(value.value, record: record.recordName, field: field) {
+                    targets.append(target)
+                }
+            case .member(_, let target)? where value.value == "true":
+                targets.append(target)
+            default:
+                continue
+            }
+        }
+        return targets
+    }
+
+    /// The model a record name stands for: one of the batch, or one in the store; nil for a deleted record.
+    private func resolve(_ name: String, models: [String: any PersistentModel], in context: ModelContext) throws
+        -> (any PersistentModel)?
+    {
+        if let model = models[name] { return model }
+        guard let identifier = try metadata.record(named: name)?.identifier else { return nil }
+        return try context.storedModel(for: identifier)
+    }
+
+    /// The external-storage values the records hold, fetched from the server in one request.
+    private func fetchAssets(of records: [SyncRecord], from transport: any SyncTransport) async throws
+        -> [String: Data]
+    {
+        var names = Set<String>()
+        for record in records {
+            guard let entity = schema.entities[record.entityName] else { continue }
+            for (field, value) in record.fields {
+                guard case .attribute(let property)? = entity.field(named: field), property.usesExternalStorage,
+                    let asset = try decodeText(value.value, record: record.recordName, field: field)
+                else { continue }
+                names.insert(asset)
+            }
+        }
+        guard !names.isEmpty else { return [:] }
+        do {
+            return try await transport.fetchAssets(named: names)
+        } catch {
+            await dropTransport()
+            throw SyncError.offline(error)
+        }
+    }
+
+    private func decodeValue(
+        _ value: String, of property: Schema.Entity.Property, record: SyncRecord, field: String,
+        assets: [String: Data]
+    ) throws -> Any {
+        do {
+            var json = Data(value.utf8)
+            if property.usesExternalStorage, let asset = try SyncValueCoding.decodeText(value) {
+                guard let data = assets[asset] else {
+                    throw SyncError.unreadableRecord(
+                        record.recordName, entity: record.entityName, field: field, underlying: nil)
+                }
+                json = data
+            }
+            return try SyncValueCoding.decode(json, of: property)
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError.unreadableRecord(record.recordName, entity: record.entityName, field: field, underlying: error)
+        }
+    }
+
+    private func decodeText(_ value: String, record: String, field: String) throws -> String? {
+        do {
+            return try SyncValueCoding.decodeText(value)
+        } catch {
+            throw SyncError.unreadableRecord(record, entity: "", field: field, underlying: error)
+        }
+    }
+}

@@ -1,0 +1,224 @@
+internal import Foundation
+public import SwiftData
+
+/// Syncs a container's models with every other replica of an account, through a server: the part CloudKit plays
+/// for SwiftData on Apple platforms.
+///
+/// Each replica keeps its own store and works offline. The engine sends what the replica's saves changed (read
+/// from the store's history, so a save made while offline, or just before the process ended, is sent later) and
+/// applies what other replicas sent. Replicas converge: once all have sent and fetched, all hold the same models.
+///
+/// ```swift
+/// let configuration = ModelConfiguration(url: storeURL, cloudKitDatabase: .private("iCloud.com.example.notes"))
+/// let container = try ModelContainer(for: Note.self, configurations: configuration)
+/// let engine = try SyncEngine(container: container, server: .postgreSQL(url: serverURL), account: "alice")
+/// try await engine.sendChanges()
+/// try await engine.fetchChanges()
+/// // Or: await engine.startAutomaticSync()
+/// ```
+///
+/// ## Merging
+///
+/// Each field of a model merges on its own: of two writes of one field, the later by a hybrid logical clock
+/// (``SyncTimestamp``) is kept on every replica, and concurrent writes of different fields both survive. A deletion
+/// wins over every edit made concurrently with it, as CloudKit's does. A to-many relationship merges per member:
+/// members added and removed on different replicas all count. A record that points to a record this replica has
+/// not received yet is held, and applied once its target arrives.
+///
+/// ## What syncs
+///
+/// The first configuration of the container whose `cloudKitDatabase` is not `.none` syncs; its store must be a
+/// file. Its models must follow CloudKit's rules: no unique constraints, every attribute optional or with a default
+/// value, every relationship optional, no `.deny` delete rule. Creating the engine checks them and throws
+/// ``SyncError/schemaNotSyncable`` naming each property that breaks one.
+///
+/// The engine keeps what it needs to remember in a file beside the store (the store's path with `-sync` added).
+/// Changes it applies are saved with the author ``author``, so a `HistoryObserver` or a history fetch tells them
+/// from the app's own; they reach the container's other contexts as any other context's save does.
+///
+/// One engine syncs a store at a time.
+public actor SyncEngine {
+    /// The author of the transactions that apply other replicas' changes.
+    public static let author = "SwiftDataSync"
+
+    /// The container whose models sync.
+    public nonisolated let container: ModelContainer
+    /// The account whose records the engine syncs.
+    public nonisolated let account: String
+
+    let server: SyncServer
+    var transport: (any SyncTransport)?
+    let metadata: SyncMetadata
+    let schema: SyncSchema
+    var clock: HybridLogicalClock
+    /// The time stamps are made at; nil for each transaction's own time.
+    let fixedTime: (@Sendable () -> Date)?
+    var historyToken: DefaultHistoryToken?
+    var position: Int64
+    var automaticSync: AutomaticSync?
+    var automaticFailures = 0
+
+    /// Creates the engine of a container for an account.
+    ///
+    /// Nothing is sent or fetched until ``sendChanges()``, ``fetchChanges()`` or ``startAutomaticSync()``.
+    ///
+    /// - Parameters:
+    ///   - container: The container whose synced configuration's models sync.
+    ///   - server: The server that keeps the account's records.
+    ///   - account: The account; on PostgreSQL, the database role the engine connects as.
+    /// - Throws: ``SyncError/schemaNotSyncable`` when a model breaks CloudKit's rules;
+    ///   ``SyncError/noSyncedStore`` when no configuration syncs to a file; an error of SQLite's when the engine's
+    ///   file beside the store cannot be opened.
+    public init(container: ModelContainer, server: SyncServer, account: String) throws {
+        try self.init(container: container, server: server, account: account, time: nil)
+    }
+
+    /// Creates an engine whose stamps take their time from `time` rather than each save's own time, so tests say
+    /// which of two writes is the later.
+    package init(
+        container: ModelContainer, server: SyncServer, account: String, time: (@Sendable () -> Date)?
+    ) throws {
+        guard
+            let configuration = container.configurations.sorted(by: { $0.id < $1.id })
+                .first(where: { $0.cloudKitDatabase != .none })
+        else {
+            throw SyncError.noSyncedStore("every configuration's cloudKitDatabase is .none")
+        }
+        guard !configuration.isStoredInMemoryOnly else {
+            throw SyncError.noSyncedStore(
+                "the synced configuration is stored in memory; a replica's store must be a file, so it remembers "
+                    + "what it sent")
+        }
+        let context = ModelContext(container)
+        let names = (configuration.schema ?? container.schema).entities.map(\.name)
+        let entities = names.compactMap { context.modelEntity(named: $0) }
+        let violations = SyncSchema.violations(in: entities)
+        guard violations.isEmpty else { throw SyncError.schemaNotSyncable(violations) }
+        let schema = SyncSchema(entities: entities)
+        let metadata = try SyncMetadata(path: configuration.url.path + "-sync")
+        let replica: String
+        if let known = try metadata.state(StateKey.replica) {
+            replica = known
+        } else {
+            replica = UUID().uuidString
+            try metadata.setState(StateKey.replica, replica)
+        }
+        var position = try metadata.state(StateKey.position).flatMap { Int64($0) } ?? 0
+        if try metadata.state(StateKey.schema) != schema.signature {
+            // Records fetched while a field or entity was unknown here hold values this schema now keeps.
+            position = 0
+            try metadata.inTransaction {
+                try metadata.setState(StateKey.position, "0")
+                try metadata.setState(StateKey.schema, schema.signature)
+            }
+        }
+        self.container = container
+        self.account = account
+        self.server = server
+        self.metadata = metadata
+        self.schema = schema
+        self.fixedTime = time
+        self.position = position
+        self.clock = HybridLogicalClock(
+            replica: replica, latest: try metadata.state(StateKey.clock).flatMap(SyncTimestamp.init))
+        self.historyToken = try metadata.state(StateKey.historyToken).flatMap {
+            try? JSONDecoder().decode(DefaultHistoryToken.self, from: Data($0.utf8))
+        }
+    }
+
+    // MARK: - Syncing
+
+    /// Sends every change the replica's saves made that the server does not have yet, and returns once the
+    /// server has them.
+    ///
+    /// - Throws: ``SyncError/offline`` when the server cannot be reached (what was not sent is sent by the next
+    ///   call); what the store throws when it cannot be read.
+    public func sendChanges() async throws {
+        let context = makeContext()
+        try stampLocalChanges(in: context, applied: nil)
+        let names = try metadata.pendingRecordNames(limit: .max)
+        guard !names.isEmpty else { return }
+        let transport = try await connectedTransport()
+        for start in stride(from: 0, to: names.count, by: Self.batchSize) {
+            let batch = try pendingRecords(Array(names[start..<min(start + Self.batchSize, names.count)]), in: context)
+            do {
+                try await transport.send(batch.records, assets: batch.assets)
+            } catch {
+                await dropTransport()
+                throw SyncError.offline(error)
+            }
+            try metadata.inTransaction {
+                for (name, field, timestamp) in batch.sentFields {
+                    try metadata.clearPending(field, of: name, at: timestamp)
+                }
+                for name in batch.sentDeletions { try metadata.clearPendingDeletion(of: name) }
+            }
+        }
+    }
+
+    /// Fetches and applies every change other replicas sent since the last fetch.
+    ///
+    /// Each batch of records is applied in one save, whose author is ``author``. Local changes not sent yet are
+    /// kept where they are later than the fetched ones, and sent by the next ``sendChanges()``.
+    ///
+    /// - Throws: ``SyncError/offline`` when the server cannot be reached; ``SyncError/unreadableRecord`` when a
+    ///   record holds a value that is not of its property's type; what the store throws when a save fails (then
+    ///   nothing of the batch was applied, and the next fetch tries it again).
+    public func fetchChanges() async throws {
+        let transport = try await connectedTransport()
+        while true {
+            let changes: SyncChanges
+            do {
+                changes = try await transport.fetchChanges(after: position, limit: Self.batchSize)
+            } catch {
+                await dropTransport()
+                throw SyncError.offline(error)
+            }
+            try await apply(changes.records, through: changes.position, from: transport)
+            if !changes.hasMore { break }
+        }
+    }
+
+    // MARK: - Internal
+
+    static let batchSize = 200
+
+    enum StateKey {
+        static let replica = "replica"
+        static let clock = "clock"
+        static let historyToken = "historyToken"
+        static let position = "position"
+        static let schema = "schema"
+    }
+
+    /// A context for one send or apply: it reads the store as it is now.
+    func makeContext() -> ModelContext {
+        let context = ModelContext(container)
+        context.author = Self.author
+        context.autosaveEnabled = false
+        return context
+    }
+
+    func connectedTransport() async throws -> any SyncTransport {
+        if let transport { return transport }
+        do {
+            let made = try await server.connect(account)
+            transport = made
+            return made
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError.offline(error)
+        }
+    }
+
+    /// Forgets a transport that failed; the next sync connects again.
+    func dropTransport() async {
+        await transport?.close()
+        transport = nil
+    }
+
+    func saveClock() throws {
+        try metadata.setState(StateKey.clock, clock.latest.description)
+    }
+}
