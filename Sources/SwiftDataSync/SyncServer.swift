@@ -19,6 +19,13 @@ public struct SyncServer: Sendable {
         self.connect = connect
     }
 
+    /// Makes the transport of an account's engine, as the engine does when it first syncs.
+    ///
+    /// - Throws: What the server throws when the account cannot connect.
+    public func makeTransport(account: String) async throws -> any SyncTransport {
+        try await connect(account)
+    }
+
     /// A PostgreSQL database that holds every account's records and change log.
     ///
     /// Each account's engine connects as the database role named as the account (the URL's user, or the account
