@@ -105,6 +105,10 @@ extension SyncEngine {
         }
 
         try context.save()
+        if interruptsNextApplyAfterSaving {
+            interruptsNextApplyAfterSaving = false
+            throw Interrupted()
+        }
         let insertedIdentifiers = inserted.map { ($0.name, $0.entityName, $0.model.persistentModelID) }
         try metadata.inTransaction {
             for (name, entityName, identifier) in insertedIdentifiers {

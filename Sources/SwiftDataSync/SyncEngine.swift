@@ -57,6 +57,9 @@ public actor SyncEngine {
     var position: Int64
     var automaticSync: AutomaticSync?
     var automaticFailures = 0
+    /// Makes the next apply stop right after its save, before the engine records it, as a process that ended
+    /// there would: for tests of what the next run does with such a save.
+    package var interruptsNextApplyAfterSaving = false
 
     /// Creates the engine of a container for an account.
     ///
@@ -182,6 +185,12 @@ public actor SyncEngine {
     // MARK: - Internal
 
     static let batchSize = 200
+
+    /// Sets `interruptsNextApplyAfterSaving`.
+    package func interruptNextApplyAfterSaving() { interruptsNextApplyAfterSaving = true }
+
+    /// The error of an apply that `interruptsNextApplyAfterSaving` stopped.
+    package struct Interrupted: Error {}
 
     enum StateKey {
         static let replica = "replica"

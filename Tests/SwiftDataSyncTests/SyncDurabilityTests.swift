@@ -1,0 +1,107 @@
+import Foundation
+import SwiftData
+import SwiftDataPostgreSQL
+import SwiftDataSync
+import Testing
+
+@Suite(.enabled(if: SyncTestServer.isAvailable, "sync tests need a PostgreSQL server: set SWIFTDATA_POSTGRESQL_URL"))
+struct SyncDurabilityTests {
+    private func makePair() throws -> (SyncTestServer, Replica, Replica) {
+        let server = try SyncTestServer()
+        let account = try server.makeAccount("alice")
+        let clock = TestClock()
+        return (
+            server, try Replica(server: server.server, account: account, clock: clock),
+            try Replica(server: server.server, account: account, clock: clock)
+        )
+    }
+
+    @Test func aSaveMadeJustBeforeTheProcessEndedIsSentWhenItStartsAgain() async throws {
+        let (_, a, b) = try makePair()
+        let context = a.context()
+        context.insert(SyncNote(uid: "n1", title: "Saved, never sent"))
+        try context.save()
+        try a.restart()
+        try await a.sync()
+        try await b.sync()
+        #expect(try model(SyncNote.self, "n1", in: b.context())?.title == "Saved, never sent")
+    }
+
+    @Test func modelsSavedBeforeTheEngineExistedAreSent() async throws {
+        let (server, a, b) = try makePair()
+        // A third replica's store gets models while no engine runs on it.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("notes.store")
+        let schema = Schema([SyncFolder.self, SyncNote.self, SyncLabel.self])
+        do {
+            let plain = try ModelContainer(
+                for: schema, configurations: ModelConfiguration(schema: schema, url: url, cloudKitDatabase: .none))
+            let context = ModelContext(plain)
+            let folder = SyncFolder(uid: "f1", name: "Old")
+            context.insert(folder)
+            context.insert(SyncNote(uid: "n1", title: "From before", folder: folder))
+            try context.save()
+        }
+        let container = try ModelContainer(
+            for: schema, configurations: ModelConfiguration(schema: schema, url: url, cloudKitDatabase: .automatic))
+        let engine = try SyncEngine(container: container, server: server.server, account: a.account)
+        try await engine.sendChanges()
+        try await b.sync()
+        #expect(try model(SyncNote.self, "n1", in: b.context())?.folder?.name == "Old")
+        #expect(try b.dump() == dump(container))
+    }
+
+    @Test func anAnswerLostAfterTheServerTookASendChangesNothingMore() async throws {
+        let (server, a, b) = try makePair()
+        let context = a.context()
+        context.insert(SyncNote(uid: "n1", title: "Once"))
+        try context.save()
+        a.network.loseNextAnswer()
+        await #expect(throws: SyncError.offline) { try await a.engine.sendChanges() }
+        try await a.sync()
+        try await b.sync()
+        #expect(try b.context().fetchCount(FetchDescriptor<SyncNote>()) == 1)
+        let asAlice = try PostgreSQLConnection(url: try server.url(of: a.account))
+        #expect(try asAlice.execute("SELECT count(*) FROM swiftdata_sync.records").integer(row: 0, column: 0) == 1)
+    }
+
+    /// The process ends after an apply's save and before the engine recorded it: the next run fetches the same
+    /// records again, and the models that save inserted are not there twice.
+    @Test func anApplyThatDidNotFinishIsAppliedAgainWithoutDuplicates() async throws {
+        let (_, a, b) = try makePair()
+        let context = a.context()
+        let folder = SyncFolder(uid: "f1", name: "Work")
+        context.insert(folder)
+        context.insert(SyncNote(uid: "n1", title: "One", folder: folder))
+        try context.save()
+        try await a.sync()
+
+        await b.engine.interruptNextApplyAfterSaving()
+        await #expect(throws: SyncEngine.Interrupted.self) { try await b.engine.fetchChanges() }
+        try b.restart()
+        try await b.sync()
+        try await a.sync()
+        #expect(try b.context().fetchCount(FetchDescriptor<SyncNote>()) == 1)
+        #expect(try b.context().fetchCount(FetchDescriptor<SyncFolder>()) == 1)
+        #expect(try a.dump() == b.dump())
+        // B's later edits still reach A.
+        let contextB = b.context()
+        try #require(try model(SyncNote.self, "n1", in: contextB)).title = "Edited on B"
+        try contextB.save()
+        try await b.sync()
+        try await a.sync()
+        #expect(try model(SyncNote.self, "n1", in: a.context())?.title == "Edited on B")
+    }
+
+    @Test func changesAppliedFromTheServerAreSavedUnderTheEnginesAuthor() async throws {
+        let (_, a, b) = try makePair()
+        let context = a.context()
+        context.insert(SyncNote(uid: "n1", title: "One"))
+        try context.save()
+        try await a.sync()
+        try await b.sync()
+        let history = try b.context().fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(history.contains { $0.author == SyncEngine.author && !$0.changes.isEmpty })
+    }
+}
