@@ -158,6 +158,20 @@ final class Replica {
         (container, engine) = try Self.open(storeURL, schema, self.server, account, clock)
     }
 
+    /// The replica of another one's store files, opened with other model types: an app updated to a newer
+    /// schema.
+    init(
+        reopening other: Replica, as types: [any PersistentModel.Type], server: SyncServer, account: String,
+        clock: TestClock
+    ) throws {
+        storeURL = other.storeURL
+        schema = Schema(types)
+        self.account = account
+        self.clock = clock
+        self.server = server.through(network)
+        (container, engine) = try Self.open(storeURL, schema, self.server, account, clock)
+    }
+
     /// Ends the replica's process, as far as sync can tell, and starts it again: the container and engine are
     /// released and opened anew on the same files.
     func restart() throws {
