@@ -36,12 +36,7 @@ extension SyncEngine {
             try saveClock()
         }
         historyToken = last.token
-        if !leftovers.isEmpty {
-            for identifier in leftovers {
-                if let model = try context.storedModel(for: identifier) { context.deleteModel(model) }
-            }
-            try context.save()
-        }
+        if !leftovers.isEmpty { try deleteLeftovers(leftovers, in: context) }
     }
 
     private func stamp(
@@ -82,6 +77,21 @@ extension SyncEngine {
                 try metadata.markDeleted(name, entityName: entity.entity.name, at: timestamp, isPending: true)
             }
         }
+    }
+
+    /// Deletes the models an apply inserted and did not record: their records are fetched and inserted again.
+    ///
+    /// Their links are taken away first, so that deleting them cascades to no model that has a record: the
+    /// fetched records link those again.
+    private func deleteLeftovers(_ identifiers: [PersistentIdentifier], in context: ModelContext) throws {
+        let models = try identifiers.compactMap { try context.storedModel(for: $0) }
+        for model in models {
+            for property in model.storage.entity.persistedProperties where property.isRelationship {
+                if !property.relatedModels(of: model).isEmpty { property.setRelated([], in: model) }
+            }
+        }
+        for model in models { context.deleteModel(model) }
+        try context.save()
     }
 
     /// The record name of a model, giving it one, and recording every synced field as written at `timestamp`, when

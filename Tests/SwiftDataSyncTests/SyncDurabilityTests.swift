@@ -94,6 +94,32 @@ struct SyncDurabilityTests {
         #expect(try model(SyncNote.self, "n1", in: a.context())?.title == "Edited on B")
     }
 
+    /// An apply cut short had inserted a folder and moved a note B already had into it: taking the folder away
+    /// again must not take the note with it (the folder's delete rule cascades).
+    @Test func anApplyCutShortThatLinkedAnExistingModelLosesNothing() async throws {
+        let (_, a, b) = try makePair()
+        let context = a.context()
+        let note = SyncNote(uid: "n1", title: "One")
+        context.insert(note)
+        try context.save()
+        try await a.sync()
+        try await b.sync()
+        let folder = SyncFolder(uid: "f1", name: "Work")
+        context.insert(folder)
+        note.folder = folder
+        try context.save()
+        try await a.sync()
+
+        await b.engine.interruptNextApplyAfterSaving()
+        await #expect(throws: SyncEngine.Interrupted.self) { try await b.engine.fetchChanges() }
+        try b.restart()
+        try await b.sync()
+        try await a.sync()
+        #expect(try model(SyncNote.self, "n1", in: a.context())?.folder?.uid == "f1")
+        #expect(try model(SyncNote.self, "n1", in: b.context())?.folder?.uid == "f1")
+        #expect(try a.dump() == b.dump())
+    }
+
     @Test func changesAppliedFromTheServerAreSavedUnderTheEnginesAuthor() async throws {
         let (_, a, b) = try makePair()
         let context = a.context()
