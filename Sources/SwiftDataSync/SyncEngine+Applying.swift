@@ -78,7 +78,11 @@ extension SyncEngine {
             case .toOne(let property):
                 let targetName = try decodeText(link.value.value, record: link.name, field: link.field)
                 var target: (any PersistentModel)?
-                if let targetName { target = try resolve(targetName, models: models, in: context) }
+                if let targetName {
+                    target = try resolve(targetName, models: models, in: context)
+                    // A target of an entity this schema does not know: the link is applied once it does.
+                    if target == nil, try !isDeleted(targetName) { continue }
+                }
                 let current = property.relatedModels(of: model).first
                 if current?.persistentModelID != target?.persistentModelID {
                     property.setRelated(target.map { [$0] } ?? [], in: model)
@@ -86,7 +90,9 @@ extension SyncEngine {
                 fieldWrites.append((link.name, link.field, link.value.timestamp, nil))
             case .member(let property, let targetName):
                 let isMember = link.value.value == "true"
-                if let target = try resolve(targetName, models: models, in: context) {
+                let target = try resolve(targetName, models: models, in: context)
+                if target == nil, isMember, try !isDeleted(targetName) { continue }
+                if let target {
                     var members = property.relatedModels(of: model)
                     let index = members.firstIndex { $0.persistentModelID == target.persistentModelID }
                     if isMember, index == nil {
@@ -190,6 +196,11 @@ extension SyncEngine {
         if let model = models[name] { return model }
         guard let identifier = try metadata.record(named: name)?.identifier else { return nil }
         return try context.storedModel(for: identifier)
+    }
+
+    /// True when this replica knows that a record was deleted.
+    private func isDeleted(_ name: String) throws -> Bool {
+        try metadata.record(named: name)?.deletion != nil
     }
 
     /// The external-storage values the records hold, fetched from the server in one request.

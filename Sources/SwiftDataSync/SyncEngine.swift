@@ -129,6 +129,15 @@ public actor SyncEngine {
         }
     }
 
+    deinit {
+        if let automaticSync {
+            NotificationCenter.default.removeObserver(automaticSync.observer.observer)
+            automaticSync.wakeUps.finish()
+            automaticSync.rounds.cancel()
+            automaticSync.listening.cancel()
+        }
+    }
+
     // MARK: - Syncing
 
     /// Sends every change the replica's saves made that the server does not have yet, and returns once the
