@@ -88,6 +88,7 @@ let package = Package(
         .executable(name: "projects-example", targets: ["ProjectsExample"]),
         .executable(name: "json-store-example", targets: ["JSONStoreExample"]),
         .executable(name: "LiveTasksExample", targets: ["LiveTasksExample"]),
+        .executable(name: "notes-sync-example", targets: ["NotesSyncExample"]),
         .executable(name: "swiftdata", targets: ["SwiftDataCommand"]),
     ],
     dependencies: packageDependencies,
@@ -152,6 +153,13 @@ let package = Package(
             name: "LiveTasksExample",
             dependencies: ["SwiftData"],
             path: "Examples/LiveTasksExample",
+            swiftSettings: strictSettings
+        ),
+        // Seed 002's two devices editing one note, syncing through a PostgreSQL server.
+        .executableTarget(
+            name: "NotesSyncExample",
+            dependencies: ["SwiftData", "SwiftDataSync"],
+            path: "Examples/NotesSyncExample",
             swiftSettings: strictSettings
         ),
 

@@ -157,7 +157,8 @@ final class PostgreSQLSyncTransport: SyncTransport, @unchecked Sendable {
         let waiting = SendableConnection(connection: listener)
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result { try !waiting.connection.notifications(waitingUpTo: timeout).isEmpty })
+                continuation.resume(
+                    with: Result { try !waiting.connection.notifications(waitingUpTo: timeout).isEmpty })
             }.start()
         }
     }

@@ -20,7 +20,8 @@ extension SyncEngine {
             candidates[record.recordName] = record
         }
         let blocked = try blockedRecords(order, candidates)
-        let assets = try await fetchAssets(of: order.filter { !blocked.contains($0) }.compactMap { candidates[$0] }, from: transport)
+        let assets = try await fetchAssets(
+            of: order.filter { !blocked.contains($0) }.compactMap { candidates[$0] }, from: transport)
 
         var applied = AppliedBatch()
         var deletions: [(name: String, entityName: String, timestamp: SyncTimestamp)] = []
@@ -60,7 +61,8 @@ extension SyncEngine {
                 guard let kind = entity.field(named: field) else { continue }
                 switch kind {
                 case .attribute(let property):
-                    let decoded = try decodeValue(value.value, of: property, record: record, field: field, assets: assets)
+                    let decoded = try decodeValue(
+                        value.value, of: property, record: record, field: field, assets: assets)
                     let current = try? SyncValueCoding.encode(property.value(in: model), of: property)
                     if current != value.value || property.usesExternalStorage {
                         property.setAttribute(decoded, in: model)
@@ -243,7 +245,8 @@ extension SyncEngine {
         } catch let error as SyncError {
             throw error
         } catch {
-            throw SyncError.unreadableRecord(record.recordName, entity: record.entityName, field: field, underlying: error)
+            throw SyncError.unreadableRecord(
+                record.recordName, entity: record.entityName, field: field, underlying: error)
         }
     }
 

@@ -149,8 +149,8 @@ extension SyncEngine {
             var seen = Set<PersistentIdentifier>()
             for entity in schema.entities.values.sorted(by: { $0.entity.name < $1.entity.name }) {
                 guard let modelType = entity.entity.modelType else { continue }
-                for model in try Self.fetchAll(modelType, in: context) where seen.insert(model.persistentModelID).inserted
-                {
+                for model in try Self.fetchAll(modelType, in: context)
+                where seen.insert(model.persistentModelID).inserted {
                     _ = try recordName(of: model, in: context, stampingAt: timestamp)
                 }
             }

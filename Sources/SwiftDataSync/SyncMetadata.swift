@@ -70,8 +70,9 @@ final class SyncMetadata {
     // MARK: - State
 
     func state(_ key: String) throws -> String? {
-        guard case .text(let value)? = try connection.statement("SELECT value FROM sync_state WHERE key = ?1")
-            .rows([.text(key)]).first?.first
+        guard
+            case .text(let value)? = try connection.statement("SELECT value FROM sync_state WHERE key = ?1")
+                .rows([.text(key)]).first?.first
         else { return nil }
         return value
     }

@@ -56,7 +56,8 @@ struct SyncConvergenceTests {
             serial += 1
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<14:
-                let folder = folders.isEmpty || Bool.random(using: &random) ? nil : folders.randomElement(using: &random)
+                let folder =
+                    folders.isEmpty || Bool.random(using: &random) ? nil : folders.randomElement(using: &random)
                 let note = SyncNote(uid: "note-\(serial)", title: "title \(serial)", folder: folder)
                 context.insert(note)
                 try context.save()
@@ -80,7 +81,8 @@ struct SyncConvergenceTests {
                 try context.save()
             case 45..<53:
                 guard let note = notes.randomElement(using: &random) else { continue }
-                let folder = folders.isEmpty || Bool.random(using: &random) ? nil : folders.randomElement(using: &random)
+                let folder =
+                    folders.isEmpty || Bool.random(using: &random) ? nil : folders.randomElement(using: &random)
                 note.folder = folder
                 if let folder { ledger.folderOfNote[note.uid, default: []].insert(folder.uid) }
                 try context.save()

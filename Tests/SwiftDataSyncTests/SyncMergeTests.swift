@@ -164,7 +164,10 @@ struct SyncMergeTests {
         try context.save()
         let contextB = b.context()
         let onB = try #require(try model(SyncNote.self, "n1", in: contextB))
-        onB.labels = (onB.labels ?? []).filter { $0.uid != "red" } + [try #require(try model(SyncLabel.self, "blue", in: contextB))]
+        onB.labels =
+            (onB.labels ?? []).filter { $0.uid != "red" } + [
+                try #require(try model(SyncLabel.self, "blue", in: contextB))
+            ]
         try contextB.save()
 
         try await a.sync()
@@ -223,6 +226,8 @@ struct SyncMergeTests {
         let record = try #require(try await transport.fetchChanges(after: 0, limit: 10).records.first)
         let field = try #require(record.fields["attachment"])
         #expect(field.value.count < 200)
-        #expect(try await transport.fetchAssets(named: [try JSONDecoder().decode(String.self, from: Data(field.value.utf8))]).count == 1)
+        #expect(
+            try await transport.fetchAssets(named: [try JSONDecoder().decode(String.self, from: Data(field.value.utf8))]
+            ).count == 1)
     }
 }
