@@ -93,11 +93,13 @@ struct PostgreSQLDialect: SQLDialect {
         return ascending ? "\(value) ASC NULLS FIRST" : "\(value) DESC NULLS LAST"
     }
 
-    func limitClause(limit: Int?, offset: Int?) -> String {
-        var clause = ""
-        if let limit { clause += " LIMIT \(limit)" }
-        if let offset, offset > 0 { clause += " OFFSET \(offset)" }
-        return clause
+    func limitClause(limit: Int?, offset: Int?, parameters: inout [SQLValue]) -> String {
+        guard limit != nil || (offset ?? 0) > 0 else { return "" }
+        // Both, always (a NULL limit is none): every page of a paged fetch, the first included, is one statement.
+        parameters.append(limit.map { .integer(Int64($0)) } ?? .null)
+        parameters.append(.integer(Int64(offset ?? 0)))
+        return " LIMIT \(placeholder(parameters.count - 1, kind: .integer))"
+            + " OFFSET \(placeholder(parameters.count, kind: .integer))"
     }
 
     // MARK: - Declaring Columns

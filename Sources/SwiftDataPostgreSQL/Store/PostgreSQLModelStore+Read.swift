@@ -24,18 +24,18 @@ extension PostgreSQLModelStore: ModelStore {
         let layout = try layout(of: entity)
         let query = try query(for: request)
         let selection = PostgreSQLColumnSelection(layout: layout, properties: request.properties)
-        let sql = query.select(
+        let (sql, bindings) = query.select(
             selection.selectList(of: layout, dialect: dialect), from: dialect.quoted(layout.tableName),
             dialect: dialect)
         let filtered = request.filter != nil
         let result: PostgreSQLResult
         if let cursor = request.cursor {
-            guard let page = try nextPage(of: cursor, sql, query.bindings, entity: entity, filtered: filtered) else {
+            guard let page = try nextPage(of: cursor, sql, bindings, entity: entity, filtered: filtered) else {
                 return
             }
             result = page
         } else {
-            result = try run(sql, query.bindings, entity: entity, filtered: filtered)
+            result = try run(sql, bindings, entity: entity, filtered: filtered)
         }
         let width = layout.columns.count
         // Every row's values in one array, each row a slice of it: one allocation per read, not one per row. A
@@ -84,11 +84,14 @@ extension PostgreSQLModelStore: ModelStore {
         var query = try query(for: request)
         query.orderBy = nil
         let table = dialect.quoted(request.entity.tableName)
-        let sql =
-            query.limit != nil || query.offset != nil
-            ? "SELECT count(*) FROM (\(query.select("1", from: table, dialect: dialect))) AS \"rows\""
-            : query.select("count(*)", from: table, dialect: dialect)
-        let result = try run(sql, query.bindings, entity: request.entity, filtered: request.filter != nil)
+        let (sql, bindings): (String, [SQLValue])
+        if query.limit != nil || query.offset != nil {
+            let rows = query.select("1", from: table, dialect: dialect)
+            (sql, bindings) = ("SELECT count(*) FROM (\(rows.sql)) AS \"rows\"", rows.bindings)
+        } else {
+            (sql, bindings) = query.select("count(*)", from: table, dialect: dialect)
+        }
+        let result = try run(sql, bindings, entity: request.entity, filtered: request.filter != nil)
         return Int(result.integer(row: 0, column: 0) ?? 0)
     }
 
@@ -99,8 +102,8 @@ extension PostgreSQLModelStore: ModelStore {
         let typed = layout.typeColumnPosition != nil
         let columns =
             dialect.quoted(SQLTableLayout.primaryKey) + (typed ? ", " + dialect.quoted(SQLTableLayout.typeColumn) : "")
-        let sql = query.select(columns, from: dialect.quoted(layout.tableName), dialect: dialect)
-        let result = try run(sql, query.bindings, entity: entity, filtered: request.filter != nil)
+        let (sql, bindings) = query.select(columns, from: dialect.quoted(layout.tableName), dialect: dialect)
+        let result = try run(sql, bindings, entity: entity, filtered: request.filter != nil)
         let scope = identifierScope(entityName: entity.name)
         return (0..<result.rowCount).map { row in
             let key = result.integer(row: row, column: 0) ?? 0
@@ -254,12 +257,16 @@ struct PostgreSQLQuery {
         add(negated ? "NOT (\(condition))" : condition)
     }
 
-    /// `SELECT columns FROM table` with the query's conditions, order and limits.
-    func select(_ columns: String, from table: String, dialect: PostgreSQLDialect) -> String {
+    /// `SELECT columns FROM table` with the query's conditions, order and limits, and the values of its
+    /// parameters: the bindings, then the limit and offset.
+    func select(_ columns: String, from table: String, dialect: PostgreSQLDialect) -> (
+        sql: String, bindings: [SQLValue]
+    ) {
         var sql = "SELECT \(columns) FROM \(table)"
         if let whereClause { sql += " WHERE " + whereClause }
         if let orderBy { sql += " ORDER BY " + orderBy }
-        return sql + dialect.limitClause(limit: limit, offset: offset)
+        var parameters = bindings
+        return (sql + dialect.limitClause(limit: limit, offset: offset, parameters: &parameters), parameters)
     }
 }
 

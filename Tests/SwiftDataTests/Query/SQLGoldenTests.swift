@@ -25,7 +25,7 @@ import Testing
             try lastSelect(container) == """
                 SELECT "_pk", "name", "destination", "startDate", "budget", "rating" FROM "Trip" \
                 WHERE ((("Trip"."destination" IS ?1 COLLATE SWIFTDATA) AND (NOT ("Trip"."budget" < ?2))) OR ("Trip"."rating" IS NULL)) \
-                ORDER BY "startDate" DESC, "_pk" LIMIT 10 OFFSET 5
+                ORDER BY "startDate" DESC, "_pk" LIMIT ?3 OFFSET ?4
                 """
         )
     }

@@ -90,9 +90,10 @@ package protocol SQLDialect: Sendable {
     func orderingTerm(_ expression: String, ascending: Bool, asStrings: Bool) -> String
 
     /// The end of a `SELECT` that skips its first `offset` rows (none when nil or 0) and returns at most `limit` of
-    /// the others (all when nil): empty when there is nothing to limit, else starting with a space. SQLite writes
-    /// ` LIMIT 10`, ` LIMIT 10 OFFSET 5`, and ` LIMIT -1 OFFSET 5`, since it has no `OFFSET` without `LIMIT`.
-    func limitClause(limit: Int?, offset: Int?) -> String
+    /// the others (all when nil): empty when there is nothing to limit, else starting with a space. The numbers are
+    /// parameters, appended to `parameters`, so that every page of a paged fetch is one statement. SQLite writes
+    /// ` LIMIT ?3 OFFSET ?4`, with -1 for no limit and 0 for no offset.
+    func limitClause(limit: Int?, offset: Int?, parameters: inout [SQLValue]) -> String
 
     // MARK: - Declaring Columns
 

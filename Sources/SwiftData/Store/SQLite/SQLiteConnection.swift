@@ -6,7 +6,8 @@ internal import CSQLite
 package final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
-    private var statements: [String: SQLiteStatement] = [:]
+    /// Prepared statements by their SQL, the least recently used forgotten past `statementLimit`.
+    private var statements = LeastRecentlyUsedCache<String, SQLiteStatement>(limit: statementLimit)
     private let log: SQLiteStatementLog
     /// The key of the row the last upsert statement overwrote, set by `overwrittenRowFunction` while the statement
     /// runs; whoever runs one sets it to nil first.
@@ -50,11 +51,18 @@ package final class SQLiteConnection {
     /// A cached prepared statement for the SQL.
     package func statement(_ sql: String) throws -> SQLiteStatement {
         log.record(sql)
-        if let cached = statements[sql] { return cached }
+        if let cached = statements.value(for: sql) { return cached }
         let statement = try SQLiteStatement(connection: self, sql: sql)
-        statements[sql] = statement
+        // A statement pushed out is finalized once no caller holds it any longer.
+        statements.insert(statement, for: sql)
         return statement
     }
+
+    /// The most prepared statements a connection keeps.
+    static let statementLimit = 256
+
+    /// How many prepared statements the connection keeps.
+    var cachedStatementCount: Int { statements.count }
 
     /// The rowid of the last inserted row.
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }

@@ -54,6 +54,14 @@ final class SQLiteConnectionPool: @unchecked Sendable {
 
     /// Runs `body` with a reader, waiting when every reader is busy; inside `withPinnedReader(_:)`'s body, with the
     /// reader pinned there.
+    /// How many prepared statements each open connection keeps: the writer's, then each idle reader's.
+    var cachedStatementCounts: [Int] {
+        let written = write { $0.cachedStatementCount }
+        readerCondition.lock()
+        defer { readerCondition.unlock() }
+        return [written] + idleReaders.map(\.cachedStatementCount)
+    }
+
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         if let pinned = Self.pinned.reader(of: self) { return try body(pinned) }
         if sharesWriter { return try write(body) }

@@ -67,13 +67,12 @@ struct SQLiteDialect: SQLDialect {
         "\(expression) \(ascending ? "ASC" : "DESC")"
     }
 
-    func limitClause(limit: Int?, offset: Int?) -> String {
-        if let limit {
-            guard let offset, offset > 0 else { return " LIMIT \(limit)" }
-            return " LIMIT \(limit) OFFSET \(offset)"
-        }
-        guard let offset, offset > 0 else { return "" }
-        return " LIMIT -1 OFFSET \(offset)"
+    func limitClause(limit: Int?, offset: Int?, parameters: inout [SQLValue]) -> String {
+        guard limit != nil || (offset ?? 0) > 0 else { return "" }
+        // Both, always: every page of a paged fetch, the first included, is then one statement.
+        parameters.append(.integer(Int64(limit ?? -1)))
+        parameters.append(.integer(Int64(offset ?? 0)))
+        return " LIMIT \(placeholder(parameters.count - 1)) OFFSET \(placeholder(parameters.count))"
     }
 
     // MARK: - Declaring Columns

@@ -153,10 +153,10 @@ extension SQLiteStore {
             ([quoted(SQLTableLayout.primaryKey)]
             + (positions ?? Array(layout.columns.indices)).map { quoted(layout.columns[$0].name) })
             .joined(separator: ", ")
-        let sql = selectSQL("SELECT \(selectList) FROM \(quoted(layout.tableName))", query)
+        let (sql, bindings) = selectSQL("SELECT \(selectList) FROM \(quoted(layout.tableName))", query)
         try run(sql, entityName: entity.name) { connection in
             let statement = try connection.statement(sql)
-            try statement.bind(query.bindings)
+            try statement.bind(bindings)
             // A statement left on a row, when `body` throws, would keep the connection's read transaction open.
             defer { statement.reset() }
             while try statement.step() { try body(statement) }
@@ -198,10 +198,11 @@ extension SQLiteStore {
 
     /// The primary keys of an entity's rows that match a query.
     func fetchPrimaryKeys(entity: Schema.Entity, query: SQLQuery) throws -> [Int64] {
-        let sql = selectSQL("SELECT \(quoted(SQLTableLayout.primaryKey)) FROM \(quoted(entity.tableName))", query)
+        let (sql, bindings) = selectSQL(
+            "SELECT \(quoted(SQLTableLayout.primaryKey)) FROM \(quoted(entity.tableName))", query)
         return try run(sql, entityName: entity.name) { connection in
             let statement = try connection.statement(sql)
-            try statement.bind(query.bindings)
+            try statement.bind(bindings)
             defer { statement.reset() }
             var keys: [Int64] = []
             while try statement.step() { keys.append(statement.int64(0)) }
@@ -214,14 +215,13 @@ extension SQLiteStore {
         var countQuery = query
         countQuery.orderBy = nil
         let base = "SELECT count(*) FROM \(quoted(entity.tableName))"
-        let sql: String
+        var (sql, bindings) = selectSQL(base, countQuery)
         if query.limit != nil || query.offset != nil {
-            sql = "SELECT count(*) FROM (" + selectSQL("SELECT 1 FROM \(quoted(entity.tableName))", countQuery) + ")"
-        } else {
-            sql = selectSQL(base, countQuery)
+            let rows = selectSQL("SELECT 1 FROM \(quoted(entity.tableName))", countQuery)
+            (sql, bindings) = ("SELECT count(*) FROM (" + rows.sql + ")", rows.bindings)
         }
         return try run(sql, entityName: entity.name) { connection in
-            guard case .integer(let count) = try connection.statement(sql).rows(query.bindings).first?.first else {
+            guard case .integer(let count) = try connection.statement(sql).rows(bindings).first?.first else {
                 return 0
             }
             return Int(count)
@@ -230,11 +230,15 @@ extension SQLiteStore {
 
     // MARK: - Internal
 
-    private func selectSQL(_ head: String, _ query: SQLQuery) -> String {
+    /// The `SELECT` with the query's conditions, order and limits, and the values of its parameters: the query's
+    /// bindings, then the limit and offset.
+    private func selectSQL(_ head: String, _ query: SQLQuery) -> (sql: String, bindings: [SQLValue]) {
         var sql = head
         if let whereClause = query.whereClause { sql += " WHERE " + whereClause }
         if let orderBy = query.orderBy { sql += " ORDER BY " + orderBy }
-        return sql + dialect.limitClause(limit: query.limit, offset: query.offset)
+        var bindings = query.bindings
+        sql += dialect.limitClause(limit: query.limit, offset: query.offset, parameters: &bindings)
+        return (sql, bindings)
     }
 
     /// Runs a read with the connection, wrapping SQLite failures in a `SwiftDataError` that names the entity.
