@@ -19,10 +19,15 @@ struct HybridLogicalClock {
     /// A timestamp for a change made at `now`, later than every timestamp before it.
     mutating func stamp(at now: Date) -> SyncTimestamp {
         let physical = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
-        let next =
-            physical > latest.milliseconds
-            ? SyncTimestamp(milliseconds: physical, counter: 0, replica: replica)
-            : SyncTimestamp(milliseconds: latest.milliseconds, counter: latest.counter + 1, replica: replica)
+        let next: SyncTimestamp
+        if physical > latest.milliseconds {
+            next = SyncTimestamp(milliseconds: physical, counter: 0, replica: replica)
+        } else if latest.counter == .max {
+            // The counter ran out within one millisecond (a peer sent the largest one): the next millisecond.
+            next = SyncTimestamp(milliseconds: latest.milliseconds + 1, counter: 0, replica: replica)
+        } else {
+            next = SyncTimestamp(milliseconds: latest.milliseconds, counter: latest.counter + 1, replica: replica)
+        }
         latest = next
         return next
     }

@@ -175,8 +175,14 @@ final class PostgreSQLSyncTransport: SyncTransport, @unchecked Sendable {
 
     // MARK: - Internal
 
-    /// The channel the account's changes are announced on.
-    private var channel: String { "swiftdata_sync_" + account }
+    /// The channel the account's changes are announced on: named by a hash of the account, so that it fits
+    /// PostgreSQL's 63-byte names whatever the account's length.
+    private var channel: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in account.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return "swiftdata_sync_" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
 
     private func inTransaction(_ body: () throws -> Void) throws {
         try connection.beginTransaction()
@@ -190,12 +196,21 @@ final class PostgreSQLSyncTransport: SyncTransport, @unchecked Sendable {
     }
 
     private static func record(in result: PostgreSQLResult, row: Int) throws -> SyncRecord {
-        let deletion = result.text(row: row, column: 3).flatMap(SyncTimestamp.init)
-        return SyncRecord(
-            recordName: result.text(row: row, column: 0) ?? "",
-            entityName: result.text(row: row, column: 1) ?? "",
-            fields: deletion == nil ? try SyncRecord.decodeFields(result.text(row: row, column: 2) ?? "{}") : [:],
-            deletion: deletion)
+        let name = result.text(row: row, column: 0) ?? ""
+        let entity = result.text(row: row, column: 1) ?? ""
+        var deletion: SyncTimestamp?
+        if let text = result.text(row: row, column: 3) {
+            guard let timestamp = SyncTimestamp(text) else {
+                throw SyncError.unreadableRecord(name, entity: entity, field: "deletion", underlying: nil)
+            }
+            deletion = timestamp
+        }
+        do {
+            let fields = deletion == nil ? try SyncRecord.decodeFields(result.text(row: row, column: 2) ?? "{}") : [:]
+            return SyncRecord(recordName: name, entityName: entity, fields: fields, deletion: deletion)
+        } catch {
+            throw SyncError.unreadableRecord(name, entity: entity, field: "fields", underlying: error)
+        }
     }
 
     /// The URL with the account as its user when it names none.

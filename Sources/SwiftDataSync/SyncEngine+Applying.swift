@@ -9,9 +9,6 @@ extension SyncEngine {
     /// file) and tried again with each later batch. A record of an entity this schema does not know is skipped;
     /// it is fetched again once the schema knows it.
     func apply(_ incoming: [SyncRecord], through newPosition: Int64, from transport: any SyncTransport) async throws {
-        let context = makeContext()
-        // Local changes first, so that they compete with the fetched ones by their own times.
-        try stampLocalChanges(in: context, applied: nil)
         let held = try metadata.heldRecords()
         var candidates: [String: SyncRecord] = [:]
         var order: [String] = []
@@ -22,11 +19,32 @@ extension SyncEngine {
         let blocked = try blockedRecords(order, candidates)
         let assets = try await fetchAssets(
             of: order.filter { !blocked.contains($0) }.compactMap { candidates[$0] }, from: transport)
+        // A save another context makes while the batch is being applied starts the apply again, so that the save
+        // is read (and its fields compete by their times) before the apply writes over them.
+        for _ in 0..<Self.applyAttempts {
+            if try applyBatch(order, candidates, held: held, blocked: blocked, assets: assets, through: newPosition) {
+                return
+            }
+        }
+        throw SyncError.busyStore(attempts: Self.applyAttempts)
+    }
 
+    static let applyAttempts = 5
+
+    /// One attempt at applying a batch, with nothing awaited in between: false, with nothing saved, when another
+    /// context saved the synced store since the attempt read its history.
+    private func applyBatch(
+        _ order: [String], _ candidates: [String: SyncRecord], held: [SyncRecord], blocked: Set<String>,
+        assets: [String: Data], through newPosition: Int64
+    ) throws -> Bool {
+        let context = makeContext()
+        // Local changes first, so that they compete with the fetched ones by their own times.
+        try stampLocalChanges(in: context, applied: nil)
         var applied = AppliedBatch()
         var deletions: [(name: String, entityName: String, timestamp: SyncTimestamp)] = []
         var inserted: [(name: String, entityName: String, model: any PersistentModel)] = []
-        var fieldWrites: [(name: String, field: String, timestamp: SyncTimestamp, isMember: Bool?)] = []
+        var fieldWrites: [(name: String, field: String, timestamp: SyncTimestamp, isMember: Bool?, target: String?)] =
+            []
         var models: [String: any PersistentModel] = [:]
         var links: [(name: String, field: String, kind: SyncSchema.Field, value: SyncRecord.Field)] = []
 
@@ -67,13 +85,23 @@ extension SyncEngine {
                     if current != value.value || property.usesExternalStorage {
                         property.setAttribute(decoded, in: model)
                     }
-                    fieldWrites.append((name, field, value.timestamp, nil))
+                    fieldWrites.append((name, field, value.timestamp, nil, nil))
                     applied.fields.insert(name + "/" + field)
                 case .toOne, .member:
                     links.append((name, field, kind, value))
                 }
             }
         }
+        // Links in the order they were written: of two models that took the same one-to-one partner, the later
+        // keeps it.
+        links.sort { $0.value.timestamp < $1.value.timestamp }
+        var oneToOneLinks:
+            [(
+                key: String, model: any PersistentModel, property: Schema.Entity.Property,
+                target: (any PersistentModel)?
+            )] =
+                []
+        var displaced: [(name: String, field: String)] = []
         for link in links {
             guard let model = models[link.name] else { continue }
             switch link.kind {
@@ -85,11 +113,23 @@ extension SyncEngine {
                     // A target of an entity this schema does not know: the link is applied once it does.
                     if target == nil, try !isDeleted(targetName) { continue }
                 }
+                if SyncSchema.isOneToOne(property), let target,
+                    try partnerLinkIsLater(than: link.value.timestamp, of: target, for: model, property, models)
+                {
+                    // The target's partner took it later than this link was written: the link stays undone here,
+                    // and this replica sends that, so every replica ends with the later partner.
+                    fieldWrites.append((link.name, link.field, link.value.timestamp, nil, targetName))
+                    displaced.append((link.name, link.field))
+                    continue
+                }
                 let current = property.relatedModels(of: model).first
                 if current?.persistentModelID != target?.persistentModelID {
                     property.setRelated(target.map { [$0] } ?? [], in: model)
                 }
-                fieldWrites.append((link.name, link.field, link.value.timestamp, nil))
+                if SyncSchema.isOneToOne(property) {
+                    oneToOneLinks.append((link.name + "/" + link.field, model, property, target))
+                }
+                fieldWrites.append((link.name, link.field, link.value.timestamp, nil, targetName))
             case .member(let property, let targetName):
                 let isMember = link.value.value == "true"
                 let target = try resolve(targetName, models: models, in: context)
@@ -105,13 +145,19 @@ extension SyncEngine {
                         property.setRelated(members, in: model)
                     }
                 }
-                fieldWrites.append((link.name, link.field, link.value.timestamp, isMember))
+                fieldWrites.append((link.name, link.field, link.value.timestamp, isMember, nil))
             case .attribute:
                 continue
             }
             applied.fields.insert(link.name + "/" + link.field)
         }
 
+        // A one-to-one link a later one took over is not what the record says: it is sent as this replica's own
+        // change, so every replica ends with the same partner.
+        for link in oneToOneLinks where link.property.relatedModels(of: link.model).first !== link.target {
+            applied.fields.remove(link.key)
+        }
+        if try unreadTransactions(in: context).contains(where: { $0.author != Self.author }) { return false }
         try context.save()
         if interruptsNextApplyAfterSaving {
             interruptsNextApplyAfterSaving = false
@@ -124,11 +170,15 @@ extension SyncEngine {
             }
             for write in fieldWrites {
                 try metadata.setField(
-                    write.field, of: write.name, at: write.timestamp, isPending: false, isMember: write.isMember)
+                    write.field, of: write.name, at: write.timestamp, isPending: false, isMember: write.isMember,
+                    target: write.target)
             }
             for deletion in deletions {
                 try metadata.markDeleted(
                     deletion.name, entityName: deletion.entityName, at: deletion.timestamp, isPending: false)
+            }
+            for (name, field) in displaced {
+                try metadata.setField(field, of: name, at: clock.stamp(at: fixedTime?() ?? Date()), isPending: true)
             }
             for record in held where !blocked.contains(record.recordName) { try metadata.release(record.recordName) }
             for name in order where blocked.contains(name) {
@@ -139,6 +189,7 @@ extension SyncEngine {
         }
         position = newPosition
         try stampLocalChanges(in: context, applied: applied)
+        return true
     }
 
     // MARK: - Internal
@@ -198,6 +249,22 @@ extension SyncEngine {
         if let model = models[name] { return model }
         guard let identifier = try metadata.record(named: name)?.identifier else { return nil }
         return try context.storedModel(for: identifier)
+    }
+
+    /// True when a one-to-one target's current partner (another model than `model`) took it with a write later
+    /// than `timestamp`.
+    private func partnerLinkIsLater(
+        than timestamp: SyncTimestamp, of target: any PersistentModel, for model: any PersistentModel,
+        _ property: Schema.Entity.Property, _ models: [String: any PersistentModel]
+    ) throws -> Bool {
+        guard let inverse = property.relationshipInfo?.inverse,
+            let partner = inverse.relatedModels(of: target).first, partner !== model
+        else { return false }
+        let partnerName =
+            try metadata.recordName(of: partner.persistentModelID)
+            ?? models.first(where: { $0.value === partner })?.key
+        guard let partnerName, let state = try metadata.fields(of: partnerName)[property.name] else { return false }
+        return state.timestamp > timestamp
     }
 
     /// True when this replica knows that a record was deleted.

@@ -29,13 +29,18 @@ extension SyncEngine {
         }
         let listening = Task { [weak self] in
             var failures = 0
+            var isListening = false
             while !Task.isCancelled {
                 guard let engine = self else { return }
                 do {
                     let transport = try await engine.connectedTransport()
-                    if try await transport.waitForChanges(timeout: 5) { continuation.yield() }
+                    let announced = try await transport.waitForChanges(timeout: 5)
+                    // Once listening (again), a round catches up on what was sent before the listening began.
+                    if announced || !isListening { continuation.yield() }
+                    isListening = true
                     failures = 0
                 } catch {
+                    isListening = false
                     failures += 1
                     try? await Task.sleep(for: Self.retryDelay(afterFailures: failures))
                 }
@@ -77,9 +82,11 @@ extension SyncEngine {
     /// wakes the loop again after the retry delay.
     func syncRound(wakingUp continuation: AsyncStream<Void>.Continuation) async {
         do {
-            try await sendChanges()
-            try await fetchChanges()
-            try await sendChanges()
+            await enterSync()
+            defer { leaveSync() }
+            try await sendPendingChanges()
+            try await fetchNewChanges()
+            try await sendPendingChanges()
             automaticFailures = 0
         } catch {
             automaticFailures += 1

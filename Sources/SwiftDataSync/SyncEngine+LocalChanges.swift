@@ -20,41 +20,56 @@ extension SyncEngine {
         if historyToken == nil, try metadata.state(StateKey.historyToken) == nil {
             try stampExistingModels(in: context)
         }
-        var descriptor = HistoryDescriptor<DefaultHistoryTransaction>()
-        if let token = historyToken { descriptor.predicate = #Predicate { $0.token > token } }
-        let transactions = try context.fetchHistory(descriptor).sorted {
-            $0.transactionIdentifier < $1.transactionIdentifier
+        var transactions = try unreadTransactions(in: context)
+        if applied == nil {
+            // Models an apply inserted and did not record go first, in a save of their own, so that a process
+            // ending meanwhile finds them again.
+            var leftovers: [PersistentIdentifier] = []
+            for transaction in transactions where transaction.author == Self.author {
+                for case .insert(let insert) in transaction.changes
+                where try metadata.recordName(of: insert.changedPersistentIdentifier) == nil {
+                    leftovers.append(insert.changedPersistentIdentifier)
+                }
+            }
+            if !leftovers.isEmpty {
+                try deleteLeftovers(leftovers, in: context)
+                transactions = try unreadTransactions(in: context)
+            }
         }
         guard let last = transactions.last else { return }
-        var leftovers: [PersistentIdentifier] = []
         try metadata.inTransaction {
-            for transaction in transactions {
-                try stamp(transaction, in: context, applied: applied, leftovers: &leftovers)
-            }
+            for transaction in transactions { try stamp(transaction, in: context, applied: applied) }
             let token = String(decoding: try JSONEncoder().encode(last.token), as: UTF8.self)
             try metadata.setState(StateKey.historyToken, token)
             try saveClock()
         }
         historyToken = last.token
-        if !leftovers.isEmpty { try deleteLeftovers(leftovers, in: context) }
+    }
+
+    /// The synced store's transactions after the last one read, oldest first.
+    func unreadTransactions(in context: ModelContext) throws -> [DefaultHistoryTransaction] {
+        var descriptor = HistoryDescriptor<DefaultHistoryTransaction>()
+        if let token = historyToken { descriptor.predicate = #Predicate { $0.token > token } }
+        return try context.fetchHistory(descriptor).filter { $0.storeIdentifier == storeIdentifier }.sorted {
+            $0.transactionIdentifier < $1.transactionIdentifier
+        }
     }
 
     private func stamp(
-        _ transaction: DefaultHistoryTransaction, in context: ModelContext, applied: AppliedBatch?,
-        leftovers: inout [PersistentIdentifier]
+        _ transaction: DefaultHistoryTransaction, in context: ModelContext, applied: AppliedBatch?
     ) throws {
         let isOwn = transaction.author == Self.author
         let timestamp = clock.stamp(at: fixedTime?() ?? transaction.timestamp)
+        var deletedHere = Set<String>()
+        for case .delete(let delete) in transaction.changes {
+            if let name = try metadata.recordName(of: delete.changedPersistentIdentifier) { deletedHere.insert(name) }
+        }
         for change in transaction.changes {
             let identifier = change.changedPersistentIdentifier
             guard let entity = schema.entities[identifier.entityName] else { continue }
             switch change {
             case .insert:
-                guard try metadata.recordName(of: identifier) == nil else { continue }
-                if isOwn {
-                    leftovers.append(identifier)
-                    continue
-                }
+                guard try metadata.recordName(of: identifier) == nil, !isOwn else { continue }
                 guard let model = try context.storedModel(for: identifier) else { continue }
                 _ = try recordName(of: model, in: context, stampingAt: timestamp)
             case .update(let update):
@@ -68,9 +83,14 @@ extension SyncEngine {
                     keyPaths.contains { $0 == property.keyPath }
                 }
                 for property in keyPaths.count == properties.count ? properties : entity.entity.persistedProperties {
-                    try stamp(property, of: model, named: name, entity: entity, at: timestamp, in: context) {
-                        !(isOwn && applied?.fields.contains(name + "/" + $0) == true)
-                    }
+                    // Of an apply's own changes, only links it displaced are sent: a one-to-one link another
+                    // model took over. What else it did in consequence (a link to a deleted model nullified),
+                    // every replica does alike, and sending it would override later writes of other replicas.
+                    if isOwn, !SyncSchema.isOneToOne(property) { continue }
+                    try stamp(
+                        property, of: model, named: name, entity: entity, at: timestamp, in: context,
+                        deleted: deletedHere
+                    ) { !(isOwn && applied?.fields.contains(name + "/" + $0) == true) }
                 }
             case .delete:
                 guard let name = try metadata.recordName(of: identifier) else { continue }
@@ -82,7 +102,7 @@ extension SyncEngine {
     /// Deletes the models an apply inserted and did not record: their records are fetched and inserted again.
     ///
     /// Their links are taken away first, so that deleting them cascades to no model that has a record: the
-    /// fetched records link those again.
+    /// fetched records link those again. The save is the engine's own, so none of it is sent.
     private func deleteLeftovers(_ identifiers: [PersistentIdentifier], in context: ModelContext) throws {
         let models = try identifiers.compactMap { try context.storedModel(for: $0) }
         for model in models {
@@ -105,22 +125,39 @@ extension SyncEngine {
         let name = UUID().uuidString
         try metadata.insertRecord(named: name, entityName: entity.entity.name, identifier: identifier)
         for property in entity.attributes + entity.toOne + entity.toMany {
-            try stamp(property, of: model, named: name, entity: entity, at: timestamp, in: context) { _ in true }
+            try stamp(property, of: model, named: name, entity: entity, at: timestamp, in: context, deleted: []) {
+                _ in true
+            }
         }
         return name
     }
 
     /// Records a synced property's change: an attribute or to-one relationship as one field; a to-many
     /// relationship as the members that joined or left since the last record of it. `includes` filters fields.
+    ///
+    /// A to-one relationship that became nil because the model it pointed to was deleted (`deleted` names the
+    /// records the transaction deleted) is not recorded: every replica that applies the deletion clears the link
+    /// alike, and recording it would override a concurrent move of the link made elsewhere.
     private func stamp(
         _ property: Schema.Entity.Property, of model: any PersistentModel, named name: String,
-        entity: SyncSchema.Entity, at timestamp: SyncTimestamp, in context: ModelContext,
+        entity: SyncSchema.Entity, at timestamp: SyncTimestamp, in context: ModelContext, deleted: Set<String>,
         includes: (String) -> Bool
     ) throws {
         switch entity.field(named: property.name) {
-        case .attribute?, .toOne?:
+        case .attribute?:
             guard includes(property.name) else { return }
             try metadata.setField(property.name, of: name, at: timestamp, isPending: true)
+        case .toOne?:
+            guard includes(property.name) else { return }
+            var targetName: String?
+            if let target = property.relatedModels(of: model).first {
+                targetName = try recordName(of: target, in: context, stampingAt: timestamp)
+            } else if let previous = try metadata.fields(of: name)[property.name]?.target,
+                try deleted.contains(previous) || metadata.record(named: previous)?.deletion != nil
+            {
+                return
+            }
+            try metadata.setField(property.name, of: name, at: timestamp, isPending: true, target: targetName)
         case .member?, nil:
             guard entity.toMany.contains(where: { $0 === property }) else { return }
             let known = try metadata.fields(of: name).filter { $0.key.hasPrefix(property.name + "/") }
@@ -141,9 +178,9 @@ extension SyncEngine {
     /// On the first run: every model in the store, with all its fields, as changes to send.
     private func stampExistingModels(in context: ModelContext) throws {
         // History read from here on is read from its newest transaction; what came before is in the models.
-        let newest = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).max {
-            $0.transactionIdentifier < $1.transactionIdentifier
-        }
+        let newest = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+            .filter { $0.storeIdentifier == storeIdentifier }
+            .max { $0.transactionIdentifier < $1.transactionIdentifier }
         try metadata.inTransaction {
             let timestamp = clock.stamp(at: fixedTime?() ?? Date())
             var seen = Set<PersistentIdentifier>()

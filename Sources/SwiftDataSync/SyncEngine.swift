@@ -47,6 +47,11 @@ public actor SyncEngine {
     public nonisolated let account: String
 
     let server: SyncServer
+    /// The identifier of the store that syncs.
+    let storeIdentifier: String
+    /// True while a send or fetch runs: another waits for it (`waiters`), so two never interleave.
+    var isSyncing = false
+    var waiters: [CheckedContinuation<Void, Never>] = []
     var transport: (any SyncTransport)?
     let metadata: SyncMetadata
     let schema: SyncSchema
@@ -94,7 +99,11 @@ public actor SyncEngine {
         }
         let context = ModelContext(container)
         let names = (configuration.schema ?? container.schema).entities.map(\.name)
-        let entities = names.compactMap { context.modelEntity(named: $0) }
+        // The entities of the synced configuration's store, and that store's history only.
+        let storeIdentifier = names.lazy.compactMap { context.storeIdentifier(ofEntityNamed: $0) }.first
+        let entities = names.compactMap { name in
+            context.storeIdentifier(ofEntityNamed: name) == storeIdentifier ? context.modelEntity(named: name) : nil
+        }
         let violations = SyncSchema.violations(in: entities)
         guard violations.isEmpty else { throw SyncError.schemaNotSyncable(violations) }
         let schema = SyncSchema(entities: entities)
@@ -116,6 +125,7 @@ public actor SyncEngine {
             }
         }
         self.container = container
+        self.storeIdentifier = storeIdentifier ?? ""
         self.account = account
         self.server = server
         self.metadata = metadata
@@ -146,6 +156,28 @@ public actor SyncEngine {
     /// - Throws: ``SyncError/offline`` when the server cannot be reached (what was not sent is sent by the next
     ///   call); what the store throws when it cannot be read.
     public func sendChanges() async throws {
+        await enterSync()
+        defer { leaveSync() }
+        try await sendPendingChanges()
+    }
+
+    /// Fetches and applies every change other replicas sent since the last fetch.
+    ///
+    /// Each batch of records is applied in one save, whose author is ``author``. Local changes not sent yet are
+    /// kept where they are later than the fetched ones, and sent by the next ``sendChanges()``.
+    ///
+    /// - Throws: ``SyncError/offline`` when the server cannot be reached; ``SyncError/unreadableRecord`` when a
+    ///   record holds a value that is not of its property's type; what the store throws when a save fails (then
+    ///   nothing of the batch was applied, and the next fetch tries it again).
+    public func fetchChanges() async throws {
+        await enterSync()
+        defer { leaveSync() }
+        try await fetchNewChanges()
+    }
+
+    // MARK: - Internal
+
+    func sendPendingChanges() async throws {
         let context = makeContext()
         try stampLocalChanges(in: context, applied: nil)
         let names = try metadata.pendingRecordNames(limit: .max)
@@ -155,6 +187,8 @@ public actor SyncEngine {
             let batch = try pendingRecords(Array(names[start..<min(start + Self.batchSize, names.count)]), in: context)
             do {
                 try await transport.send(batch.records, assets: batch.assets)
+            } catch let error as SyncError {
+                throw error
             } catch {
                 await dropTransport()
                 throw SyncError.offline(error)
@@ -168,20 +202,14 @@ public actor SyncEngine {
         }
     }
 
-    /// Fetches and applies every change other replicas sent since the last fetch.
-    ///
-    /// Each batch of records is applied in one save, whose author is ``author``. Local changes not sent yet are
-    /// kept where they are later than the fetched ones, and sent by the next ``sendChanges()``.
-    ///
-    /// - Throws: ``SyncError/offline`` when the server cannot be reached; ``SyncError/unreadableRecord`` when a
-    ///   record holds a value that is not of its property's type; what the store throws when a save fails (then
-    ///   nothing of the batch was applied, and the next fetch tries it again).
-    public func fetchChanges() async throws {
+    func fetchNewChanges() async throws {
         let transport = try await connectedTransport()
         while true {
             let changes: SyncChanges
             do {
                 changes = try await transport.fetchChanges(after: position, limit: Self.batchSize)
+            } catch let error as SyncError {
+                throw error
             } catch {
                 await dropTransport()
                 throw SyncError.offline(error)
@@ -191,9 +219,25 @@ public actor SyncEngine {
         }
     }
 
-    // MARK: - Internal
-
     static let batchSize = 200
+
+    /// Waits until no other send or fetch runs, then marks one running.
+    func enterSync() async {
+        guard isSyncing else {
+            isSyncing = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// Lets the next waiting send or fetch run.
+    func leaveSync() {
+        if waiters.isEmpty {
+            isSyncing = false
+        } else {
+            waiters.removeFirst().resume()
+        }
+    }
 
     /// Sets `interruptsNextApplyAfterSaving`.
     package func interruptNextApplyAfterSaving() { interruptsNextApplyAfterSaving = true }

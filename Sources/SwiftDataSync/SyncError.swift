@@ -17,6 +17,9 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case nonOptionalRelationship
         /// A relationship whose delete rule is `.deny`: a replica cannot refuse a deletion another one made.
         case denyDeleteRule
+        /// A relationship with a maximum count: members added on different replicas can together exceed it, and
+        /// no replica could then save what it fetched.
+        case maximumModelCount
     }
 
     /// One property (or model, for a constraint) that breaks a rule.
@@ -36,12 +39,13 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
                 "\(entityName).\(propertyName) is neither optional nor has a default value"
             case .nonOptionalRelationship: "\(entityName).\(propertyName) is a relationship that is not optional"
             case .denyDeleteRule: "\(entityName).\(propertyName) has the delete rule .deny"
+            case .maximumModelCount: "\(entityName).\(propertyName) has a maximum model count"
             }
         }
     }
 
     private enum Code: Hashable, Sendable {
-        case schemaNotSyncable, noSyncedStore, accountMismatch, serverNotPrepared, unreadableRecord, offline
+        case schemaNotSyncable, noSyncedStore, accountMismatch, serverNotPrepared, unreadableRecord, offline, busyStore
     }
 
     private let code: Code
@@ -74,6 +78,9 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let unreadableRecord = SyncError(.unreadableRecord, "a record could not be read")
     /// The server could not be reached.
     public static let offline = SyncError(.offline, "the server could not be reached")
+    /// Other contexts saved the store each time the engine was about to apply fetched changes; nothing of them was
+    /// applied, and the next fetch tries again.
+    public static let busyStore = SyncError(.busyStore, "the store kept changing while changes were applied")
 
     public var description: String {
         var text = "SyncError: " + message
@@ -115,6 +122,13 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         SyncError(
             .unreadableRecord, "field \(field) of \(entity) record \(name) does not hold a value of its type",
             underlying: underlying)
+    }
+
+    static func busyStore(attempts: Int) -> SyncError {
+        SyncError(
+            .busyStore,
+            "other contexts saved the store during each of \(attempts) attempts to apply fetched changes; nothing "
+                + "was applied")
     }
 
     static func offline(_ underlying: any Error) -> SyncError {

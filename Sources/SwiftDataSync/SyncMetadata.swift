@@ -24,6 +24,8 @@ final class SyncMetadata {
         let isPending: Bool
         /// For a membership field: true while the target is a member.
         let isMember: Bool?
+        /// For a to-one field: the record name of the model it pointed to when last written.
+        let target: String?
     }
 
     private let connection: SQLiteConnection
@@ -57,6 +59,7 @@ final class SyncMetadata {
                 timestamp TEXT NOT NULL,
                 pending INTEGER NOT NULL,
                 member INTEGER,
+                target TEXT,
                 PRIMARY KEY (record_name, field)
             );
             CREATE INDEX IF NOT EXISTS sync_fields_pending ON sync_fields (record_name) WHERE pending = 1;
@@ -126,29 +129,34 @@ final class SyncMetadata {
     func fields(of name: String) throws -> [String: FieldState] {
         var fields: [String: FieldState] = [:]
         for row in try connection.statement(
-            "SELECT field, timestamp, pending, member FROM sync_fields WHERE record_name = ?1"
+            "SELECT field, timestamp, pending, member, target FROM sync_fields WHERE record_name = ?1"
         ).rows([.text(name)]) {
             guard case .text(let field) = row[0], case .text(let text) = row[1],
                 let timestamp = SyncTimestamp(text)
             else { continue }
             var member: Bool?
             if case .integer(let value) = row[3] { member = value != 0 }
-            fields[field] = FieldState(timestamp: timestamp, isPending: row[2] == .integer(1), isMember: member)
+            var target: String?
+            if case .text(let name) = row[4] { target = name }
+            fields[field] = FieldState(
+                timestamp: timestamp, isPending: row[2] == .integer(1), isMember: member, target: target)
         }
         return fields
     }
 
     func setField(
-        _ field: String, of name: String, at timestamp: SyncTimestamp, isPending: Bool, isMember: Bool? = nil
+        _ field: String, of name: String, at timestamp: SyncTimestamp, isPending: Bool, isMember: Bool? = nil,
+        target: String? = nil
     ) throws {
         try connection.statement(
             """
-            INSERT INTO sync_fields (record_name, field, timestamp, pending, member) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (record_name, field) DO UPDATE SET timestamp = ?3, pending = ?4, member = ?5
+            INSERT INTO sync_fields (record_name, field, timestamp, pending, member, target)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            ON CONFLICT (record_name, field) DO UPDATE SET timestamp = ?3, pending = ?4, member = ?5, target = ?6
             """
         ).execute([
             .text(name), .text(field), .text(timestamp.description), .integer(isPending ? 1 : 0),
-            isMember.map { .integer($0 ? 1 : 0) } ?? .null,
+            isMember.map { .integer($0 ? 1 : 0) } ?? .null, target.map { .text($0) } ?? .null,
         ])
     }
 

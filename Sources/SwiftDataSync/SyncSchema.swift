@@ -91,6 +91,9 @@ struct SyncSchema {
                     if !property.isOptional || (relationship.minimumModelCount ?? 0) > 0 {
                         add(entity.name, property.name, .nonOptionalRelationship)
                     }
+                    if let maximum = relationship.maximumModelCount, maximum > 0 {
+                        add(entity.name, property.name, .maximumModelCount)
+                    }
                     if relationship.deleteRule == .deny { add(entity.name, property.name, .denyDeleteRule) }
                 } else if let attribute = property.schemaProperty as? Schema.Attribute {
                     guard !attribute.isTransient else { continue }
@@ -105,6 +108,14 @@ struct SyncSchema {
     }
 
     // MARK: - Internal
+
+    /// True for a to-one relationship whose inverse is a to-one relationship.
+    static func isOneToOne(_ property: Schema.Entity.Property) -> Bool {
+        guard let info = property.relationshipInfo, !info.isToMany,
+            let inverse = info.inverse?.relationshipInfo
+        else { return false }
+        return !inverse.isToMany
+    }
 
     /// True when a relationship's own records carry its links; false when its inverse's do.
     static func carriesLink(_ property: Schema.Entity.Property) -> Bool {

@@ -120,6 +120,55 @@ struct SyncDurabilityTests {
         #expect(try a.dump() == b.dump())
     }
 
+    /// A container with a synced store and a local one: only the synced store's changes travel, and every one of
+    /// them does, however the two stores' history interleaves.
+    @Test func onlyTheSyncedStoreOfAContainerWithTwoSyncsAndAllOfIt() async throws {
+        let (server, _, b) = try makePair()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let notes = ModelConfiguration(
+            "Notes", schema: Schema([SyncFolder.self, SyncNote.self, SyncLabel.self]),
+            url: directory.appendingPathComponent("notes.store"), cloudKitDatabase: .private("iCloud.test"))
+        let cache = ModelConfiguration(
+            "Cache", schema: Schema([LocalCacheEntry.self]), url: directory.appendingPathComponent("cache.store"),
+            cloudKitDatabase: .none)
+        let container = try ModelContainer(
+            for: Schema([SyncFolder.self, SyncNote.self, SyncLabel.self, LocalCacheEntry.self]),
+            configurations: notes, cache)
+        let engine = try SyncEngine(container: container, server: server.server, account: b.account)
+        let context = ModelContext(container)
+        for round in 0..<3 {
+            context.insert(SyncNote(uid: "n\(round)", title: "Note \(round)"))
+            context.insert(LocalCacheEntry(key: "k\(round)"))
+            try context.save()
+            context.insert(LocalCacheEntry(key: "k\(round)b"))
+            try context.save()
+            try await engine.sendChanges()
+            try await engine.fetchChanges()
+            try await b.sync()
+            #expect(try b.context().fetchCount(FetchDescriptor<SyncNote>()) == round + 1)
+        }
+        let asAlice = try PostgreSQLConnection(url: try server.url(of: b.account))
+        #expect(try asAlice.execute("SELECT count(*) FROM swiftdata_sync.records").integer(row: 0, column: 0) == 3)
+        #expect(try b.dump() == dump(container))
+    }
+
+    @Test func anAccountWithALongNameSyncs() async throws {
+        let server = try SyncTestServer()
+        let account = try server.makeAccount(String(repeating: "a", count: 48))
+        let clock = TestClock()
+        let a = try Replica(server: server.server, account: account, clock: clock)
+        let b = try Replica(server: server.server, account: account, clock: clock)
+        let context = a.context()
+        context.insert(SyncNote(uid: "n1", title: "Long"))
+        try context.save()
+        try await a.sync()
+        try await b.sync()
+        #expect(try b.dump() == a.dump())
+        let transport = try await server.server.makeTransport(account: account)
+        #expect(try await transport.waitForChanges(timeout: 0.05) == false)
+    }
+
     @Test func changesAppliedFromTheServerAreSavedUnderTheEnginesAuthor() async throws {
         let (_, a, b) = try makePair()
         let context = a.context()

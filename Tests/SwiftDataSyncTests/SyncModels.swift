@@ -65,3 +65,65 @@ func dump(_ container: ModelContainer) throws -> String {
     }
     return lines.joined(separator: "\n")
 }
+
+// One-to-one: a person and their passport.
+@Model
+final class SyncPerson {
+    var uid: String = ""
+    var passport: SyncPassport?
+
+    init(uid: String) { self.uid = uid }
+}
+
+@Model
+final class SyncPassport {
+    var uid: String = ""
+    @Relationship(inverse: \SyncPerson.passport) var owner: SyncPerson?
+
+    init(uid: String) { self.uid = uid }
+}
+
+// One-to-many whose delete rule nullifies: deleting a tray leaves its cards without one.
+@Model
+final class SyncTray {
+    var uid: String = ""
+    @Relationship(deleteRule: .nullify, inverse: \SyncCard.tray) var cards: [SyncCard]? = []
+
+    init(uid: String) { self.uid = uid }
+}
+
+@Model
+final class SyncCard {
+    var uid: String = ""
+    var tray: SyncTray?
+
+    init(uid: String, tray: SyncTray? = nil) {
+        self.uid = uid
+        self.tray = tray
+    }
+}
+
+/// A model only the device keeps, in a store that does not sync.
+@Model
+final class LocalCacheEntry {
+    var key: String = ""
+    var hits: Int = 0
+
+    init(key: String) { self.key = key }
+}
+
+/// The people, passports, trays and cards of a container, as text equal on replicas holding the same.
+func dumpLinks(_ container: ModelContainer) throws -> String {
+    let context = ModelContext(container)
+    var lines: [String] = []
+    for person in try context.fetch(FetchDescriptor<SyncPerson>(sortBy: [SortDescriptor(\.uid)])) {
+        lines.append("person \(person.uid) passport \(person.passport?.uid ?? "-")")
+    }
+    for passport in try context.fetch(FetchDescriptor<SyncPassport>(sortBy: [SortDescriptor(\.uid)])) {
+        lines.append("passport \(passport.uid) owner \(passport.owner?.uid ?? "-")")
+    }
+    for card in try context.fetch(FetchDescriptor<SyncCard>(sortBy: [SortDescriptor(\.uid)])) {
+        lines.append("card \(card.uid) tray \(card.tray?.uid ?? "-")")
+    }
+    return lines.joined(separator: "\n")
+}

@@ -35,6 +35,21 @@ final class RuleBreakingShelf {
 }
 
 @Model
+final class CappedShelf {
+    var label: String = ""
+    @Relationship(maximumModelCount: 3, inverse: \CappedBook.shelf) var books: [CappedBook]? = []
+
+    init() {}
+}
+
+@Model
+final class CappedBook {
+    var shelf: CappedShelf?
+
+    init() {}
+}
+
+@Model
 final class RuleBreakingBook {
     var title: String = ""
     var shelf: RuleBreakingShelf?
@@ -82,6 +97,13 @@ final class RuleBreakingBook {
         #expect(found.contains("RuleBreakingShelf.books denyDeleteRule"))
         #expect(found.contains("RuleBreakingShelf.curator nonOptionalRelationship"))
         #expect(!found.contains { $0.hasPrefix("RuleBreakingBook.") })
+    }
+
+    /// Members added on different replicas can together pass a maximum, and no replica could then save them.
+    @Test func aMaximumModelCountIsNamed() throws {
+        let found = try violations([CappedShelf.self, CappedBook.self])
+        #expect(
+            found.map { "\($0.entityName).\($0.propertyName) \($0.rule)" } == ["CappedShelf.books maximumModelCount"])
     }
 
     @Test func theNotesAppsModelsFollowTheRules() throws {

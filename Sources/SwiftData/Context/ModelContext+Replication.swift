@@ -12,6 +12,12 @@ extension ModelContext {
     /// The container schema's entities that make models, in the schema's order.
     package var modelEntities: [Schema.Entity] { container.schema.entities.compactMap { modelEntity(named: $0.name) } }
 
+    /// The identifier of the store that keeps an entity's models, or nil for an entity the container does not
+    /// know.
+    package func storeIdentifier(ofEntityNamed name: String) -> String? {
+        container.storeByEntity[name]?.identifier
+    }
+
     /// The model with an identifier, registered here or read from its store; nil when no such model exists (it
     /// was never saved, or was deleted).
     ///
