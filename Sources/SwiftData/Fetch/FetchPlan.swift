@@ -61,6 +61,12 @@ struct FetchPlan<T: PersistentModel> {
     /// True when the store computes the whole result, limit and offset included.
     var runsInStore: Bool { predicateInStore && sortOrder != nil && !includesPending }
 
+    /// True when, with unsaved changes, the store still filters, sorts and limits the rows no unsaved change
+    /// touches, and only the context's changed and inserted models are evaluated in memory.
+    var mergesPendingChanges: Bool {
+        predicateInStore && sortOrder != nil && includesPending && store.ordersIdentifiersByPrimaryKey
+    }
+
     /// A read of the rows the predicate selects (as far as the store evaluates it), less those deleted without
     /// loading.
     private var baseRequest: StoreReadRequest {
@@ -135,10 +141,24 @@ struct FetchPlan<T: PersistentModel> {
             request.properties = requestedProperties
             return try models(matching: request)
         }
+        if mergesPendingChanges { return try mergingPendingChanges() }
         return page(try candidatesInMemory())
     }
 
     func count() throws -> Int {
+        if predicateInStore && includesPending && store.ordersIdentifiersByPrimaryKey {
+            let pending = pendingChanges()
+            var request = baseRequest
+            request.excluded = pending.excluded
+            do {
+                let stored = try store.count(request)
+                let total = stored + (try matching(pending.changed).count) + (try matching(pending.inserted).count)
+                let skipped = min(max(descriptor.fetchOffset ?? 0, 0), total)
+                return descriptor.fetchLimit.map { min(total - skipped, max($0, 0)) } ?? total - skipped
+            } catch let refusal as StoreCannotEvaluate {
+                return try partInMemory(after: refusal).models().count
+            }
+        }
         if predicateInStore && !includesPending {
             var request = baseRequest
             request.limit = descriptor.fetchLimit
@@ -301,6 +321,59 @@ struct FetchPlan<T: PersistentModel> {
             properties.insert(property.index)
         }
         return properties
+    }
+
+    /// The context's unsaved changes of the entity's table: its changed and inserted models of the fetched type
+    /// (in the order the context holds them), and every row a read of stored rows leaves out (the changed and
+    /// deleted models' rows, and rows deleted without loading).
+    private func pendingChanges() -> (changed: [T], inserted: [T], excluded: ExcludedRows) {
+        let table = entity.tableName
+        var excluded = context.batchDeletions.excludedRows(of: entity)?.identifiers ?? []
+        var changed: [T] = []
+        for model in context.changed.models where model.storage.entity.tableName == table {
+            excluded.insert(model.storage.identifier)
+            if let model = model as? T, !model.storage.isDeleted { changed.append(model) }
+        }
+        for model in context.deleted.models where model.storage.entity.tableName == table {
+            excluded.insert(model.storage.identifier)
+        }
+        let inserted = context.inserted.models.compactMap { $0.storage.entity.tableName == table ? $0 as? T : nil }
+        return (changed, inserted, ExcludedRows(excluded))
+    }
+
+    /// The models the predicate selects, evaluated in memory.
+    private func matching(_ models: [T]) throws -> [T] {
+        guard let predicate = descriptor.predicate else { return models }
+        do {
+            return try models.filter { try predicate.evaluate($0) }
+        } catch {
+            throw SwiftDataError(
+                .unsupportedPredicate, "the predicate could not be evaluated", entityName: entity.name,
+                underlying: error)
+        }
+    }
+
+    /// The page of results with unsaved changes, from the stored rows the store selects, sorts and limits (the
+    /// rows of changed and deleted models left out) merged with the changed and inserted models that match now.
+    ///
+    /// The result is the one `candidatesInMemory()` gives: every candidate in identifier order, the inserted
+    /// models after them, sorted stably. The page can hold at most its offset plus its limit of the stored rows,
+    /// which come first among equals by their primary keys, so the store reads no more than those.
+    private func mergingPendingChanges() throws -> [T] {
+        let pending = pendingChanges()
+        var request = baseRequest
+        request.excluded = pending.excluded
+        request.sortOrder = sortOrder
+        if let limit = descriptor.fetchLimit {
+            let (end, overflow) = max(descriptor.fetchOffset ?? 0, 0).addingReportingOverflow(max(limit, 0))
+            if !overflow { request.limit = end }
+        }
+        request.properties = requestedProperties
+        var stored = try models(matching: request) + matching(pending.changed)
+        stored.sort { ($0.storage.identifier.primaryKey ?? 0) < ($1.storage.identifier.primaryKey ?? 0) }
+        var candidates = stored + (try matching(pending.inserted))
+        if !descriptor.sortBy.isEmpty { candidates.sort(using: descriptor.sortBy) }
+        return page(candidates)
     }
 
     /// Every model that matches, filtered and sorted in memory.

@@ -103,6 +103,11 @@ package protocol ModelStore: AnyObject, Sendable {
     /// cost a round trip to a server loads for more models at once than one that reads a local file. The default is
     /// 100.
     var lazyLoadBatchSize: Int { get }
+    /// True when the store orders identifiers (`StoreReadRequest.ordersByIdentifier`, and the rows of equal sort
+    /// keys in a sorted read) by their integer primary keys (`PersistentIdentifier.primaryKey`), as the SQL stores
+    /// do: a fetch with unsaved changes then reads only the rows its page needs and merges the context's changed and
+    /// inserted models into them. False (the default): such a fetch reads every row the predicate selects.
+    var ordersIdentifiersByPrimaryKey: Bool { get }
 
     /// Ends a cursor the context reads no more pages of, releasing what the store keeps open for it: called once
     /// for every cursor the context made, after the last page, or when the enumeration failed or its block threw.
@@ -210,6 +215,8 @@ extension ModelStore {
     package var readsThroughCursors: Bool { false }
 
     package var lazyLoadBatchSize: Int { 100 }
+
+    package var ordersIdentifiersByPrimaryKey: Bool { false }
 
     /// Does nothing: the store opens no cursor.
     package func closeCursor(_ cursor: StoreCursor) {}

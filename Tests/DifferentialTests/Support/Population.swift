@@ -74,13 +74,8 @@ struct Population {
         }
         for city in cities { context.insert(city) }
         for _ in 0..<people {
-            let person = Person(name: random.pick(tricky), age: Int.random(in: -5...90, using: &random))
-            person.nickname = random.chance(0.4) ? nil : random.pick(tricky)
-            person.score = random.chance(0.1) ? 0 : Double(Int.random(in: -1000...1000, using: &random)) / 8
-            person.birth = Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...1e9, using: &random))
-            person.isActive = random.chance(0.5)
-            person.level = random.pick(Level.allCases)
-            person.rating = random.chance(0.3) ? nil : Int.random(in: 0...5, using: &random)
+            let person = Person(name: "", age: 0)
+            Self.randomize(person, &random)
             context.insert(person)
             if random.chance(0.8) { person.city = random.pick(cities) }
             for _ in 0..<Int.random(in: 0...3, using: &random) {
@@ -88,5 +83,17 @@ struct Population {
             }
         }
         try context.save()
+    }
+
+    /// Gives a person random attribute values.
+    static func randomize(_ person: Person, _ random: inout SeededRandom) {
+        person.name = random.pick(tricky)
+        person.age = Int.random(in: -5...90, using: &random)
+        person.nickname = random.chance(0.4) ? nil : random.pick(tricky)
+        person.score = random.chance(0.1) ? 0 : Double(Int.random(in: -1000...1000, using: &random)) / 8
+        person.birth = Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...1e9, using: &random))
+        person.isActive = random.chance(0.5)
+        person.level = random.pick(Level.allCases)
+        person.rating = random.chance(0.3) ? nil : Int.random(in: 0...5, using: &random)
     }
 }

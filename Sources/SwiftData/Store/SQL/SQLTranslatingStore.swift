@@ -56,6 +56,9 @@ extension SQLTranslatingStore {
 }
 
 extension ModelStore where Self: SQLTranslatingStore {
+    /// True: rows are ordered by their integer primary key where the sort leaves them equal.
+    package var ordersIdentifiersByPrimaryKey: Bool { true }
+
     /// The predicate in the store's SQL (see `translatedFilter(for:entity:)`).
     package func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) throws
         -> any StoreFilter
