@@ -32,8 +32,13 @@ struct HybridLogicalClock {
         return next
     }
 
+    /// The first millisecond the 15 digits of a timestamp's text cannot follow with another.
+    static let latestMilliseconds: Int64 = 999_999_999_999_000
+
     /// Takes in a timestamp another replica stamped, so later local changes are stamped after it.
     mutating func receive(_ timestamp: SyncTimestamp) {
+        // A time past the year 33,000 is a peer's error, not a clock: taking it in would leave no later time.
+        guard timestamp.milliseconds < Self.latestMilliseconds else { return }
         if timestamp > latest {
             latest = SyncTimestamp(milliseconds: timestamp.milliseconds, counter: timestamp.counter, replica: replica)
         }

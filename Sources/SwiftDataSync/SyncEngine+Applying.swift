@@ -64,6 +64,11 @@ extension SyncEngine {
                 continue
             }
             guard let entity = schema.entities[record.entityName], known?.deletion == nil else { continue }
+            if let known, known.entityName != record.entityName {
+                throw SyncError.unreadableRecord(
+                    name, entity: record.entityName, field: "entity",
+                    underlying: RecordMismatch(description: "the record was of \(known.entityName) before"))
+            }
             let model: any PersistentModel
             if let identifier = known?.identifier {
                 guard let stored = try context.storedModel(for: identifier) else { continue }
@@ -111,13 +116,15 @@ extension SyncEngine {
                 if let targetName {
                     target = try resolve(targetName, models: models, in: context)
                     // A target of an entity this schema does not know: the link is applied once it does.
-                    if target == nil, try !isDeleted(targetName) { continue }
+                    if target == nil, try !isDeleted(targetName, in: deletions) { continue }
+                    try checkTarget(target, of: property, record: link.name, field: link.field)
                 }
                 if SyncSchema.isOneToOne(property), let target,
                     try partnerLinkIsLater(than: link.value.timestamp, of: target, for: model, property, models)
                 {
-                    // The target's partner took it later than this link was written: the link stays undone here,
-                    // and this replica sends that, so every replica ends with the later partner.
+                    // The target's partner took it later than this link was written: this model ends without a
+                    // partner, and this replica sends that, so every replica ends with the later partner.
+                    if !property.relatedModels(of: model).isEmpty { property.setRelated([], in: model) }
                     fieldWrites.append((link.name, link.field, link.value.timestamp, nil, targetName))
                     displaced.append((link.name, link.field))
                     continue
@@ -133,7 +140,8 @@ extension SyncEngine {
             case .member(let property, let targetName):
                 let isMember = link.value.value == "true"
                 let target = try resolve(targetName, models: models, in: context)
-                if target == nil, isMember, try !isDeleted(targetName) { continue }
+                if target == nil, isMember, try !isDeleted(targetName, in: deletions) { continue }
+                try checkTarget(target, of: property, record: link.name, field: link.field)
                 if let target {
                     var members = property.relatedModels(of: model)
                     let index = members.firstIndex { $0.persistentModelID == target.persistentModelID }
@@ -267,9 +275,31 @@ extension SyncEngine {
         return state.timestamp > timestamp
     }
 
-    /// True when this replica knows that a record was deleted.
-    private func isDeleted(_ name: String) throws -> Bool {
-        try metadata.record(named: name)?.deletion != nil
+    /// True when this replica knows that a record was deleted, or the batch deletes it.
+    private func isDeleted(
+        _ name: String, in deletions: [(name: String, entityName: String, timestamp: SyncTimestamp)]
+    ) throws -> Bool {
+        try metadata.record(named: name)?.deletion != nil || deletions.contains { $0.name == name }
+    }
+
+    /// Checks that a related model is of the relationship's destination: a record of another replica naming a
+    /// model of another entity would otherwise stop the program when linked.
+    ///
+    /// - Throws: `SyncError.unreadableRecord`.
+    private func checkTarget(
+        _ target: (any PersistentModel)?, of property: Schema.Entity.Property, record: String, field: String
+    ) throws {
+        guard let target, let destination = property.relationshipInfo?.destination else { return }
+        let entityName = target.storage.entity.name
+        guard !destination.hierarchyNames.contains(entityName) else { return }
+        throw SyncError.unreadableRecord(
+            record, entity: "", field: field,
+            underlying: RecordMismatch(description: "it names a \(entityName), not a \(destination.name)"))
+    }
+
+    /// Why a record does not fit the models it names.
+    struct RecordMismatch: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// The external-storage values the records hold, fetched from the server in one request.

@@ -30,10 +30,18 @@ extension SyncEngine {
         let listening = Task { [weak self] in
             var failures = 0
             var isListening = false
+            var listener: (any SyncTransport)?
             while !Task.isCancelled {
                 guard let engine = self else { return }
                 do {
-                    let transport = try await engine.connectedTransport()
+                    // A transport of its own: the rounds' one is replaced when it fails.
+                    let transport: any SyncTransport
+                    if let listener {
+                        transport = listener
+                    } else {
+                        transport = try await engine.server.makeTransport(account: engine.account)
+                    }
+                    listener = transport
                     let announced = try await transport.waitForChanges(timeout: 5)
                     // Once listening (again), a round catches up on what was sent before the listening began.
                     if announced || !isListening { continuation.yield() }
@@ -41,6 +49,8 @@ extension SyncEngine {
                     failures = 0
                 } catch {
                     isListening = false
+                    await listener?.close()
+                    listener = nil
                     failures += 1
                     try? await Task.sleep(for: Self.retryDelay(afterFailures: failures))
                 }

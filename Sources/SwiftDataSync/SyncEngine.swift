@@ -46,7 +46,7 @@ public actor SyncEngine {
     /// The account whose records the engine syncs.
     public nonisolated let account: String
 
-    let server: SyncServer
+    nonisolated let server: SyncServer
     /// The identifier of the store that syncs.
     let storeIdentifier: String
     /// True while a send or fetch runs: another waits for it (`waiters`), so two never interleave.
@@ -86,10 +86,8 @@ public actor SyncEngine {
     package init(
         container: ModelContainer, server: SyncServer, account: String, time: (@Sendable () -> Date)?
     ) throws {
-        guard
-            let configuration = container.configurations.sorted(by: { $0.id < $1.id })
-                .first(where: { $0.cloudKitDatabase != .none })
-        else {
+        let context = ModelContext(container)
+        guard let configuration = context.modelConfigurations.first(where: { $0.cloudKitDatabase != .none }) else {
             throw SyncError.noSyncedStore("every configuration's cloudKitDatabase is .none")
         }
         guard !configuration.isStoredInMemoryOnly else {
@@ -97,12 +95,12 @@ public actor SyncEngine {
                 "the synced configuration is stored in memory; a replica's store must be a file, so it remembers "
                     + "what it sent")
         }
-        let context = ModelContext(container)
-        let names = (configuration.schema ?? container.schema).entities.map(\.name)
         // The entities of the synced configuration's store, and that store's history only.
-        let storeIdentifier = names.lazy.compactMap { context.storeIdentifier(ofEntityNamed: $0) }.first
-        let entities = names.compactMap { name in
-            context.storeIdentifier(ofEntityNamed: name) == storeIdentifier ? context.modelEntity(named: name) : nil
+        guard let storeIdentifier = context.storeIdentifier(of: configuration) else {
+            throw SyncError.noSyncedStore("the synced configuration holds no model")
+        }
+        let entities = context.modelEntities.filter {
+            context.storeIdentifier(ofEntityNamed: $0.name) == storeIdentifier
         }
         let violations = SyncSchema.violations(in: entities)
         guard violations.isEmpty else { throw SyncError.schemaNotSyncable(violations) }
@@ -125,7 +123,7 @@ public actor SyncEngine {
             }
         }
         self.container = container
-        self.storeIdentifier = storeIdentifier ?? ""
+        self.storeIdentifier = storeIdentifier
         self.account = account
         self.server = server
         self.metadata = metadata
@@ -154,7 +152,8 @@ public actor SyncEngine {
     /// server has them.
     ///
     /// - Throws: ``SyncError/offline`` when the server cannot be reached (what was not sent is sent by the next
-    ///   call); what the store throws when it cannot be read.
+    ///   call); ``SyncError/unreadableRecord`` when the server's copy of a record cannot be read; what the store
+    ///   throws when it cannot be read.
     public func sendChanges() async throws {
         await enterSync()
         defer { leaveSync() }
@@ -167,8 +166,9 @@ public actor SyncEngine {
     /// kept where they are later than the fetched ones, and sent by the next ``sendChanges()``.
     ///
     /// - Throws: ``SyncError/offline`` when the server cannot be reached; ``SyncError/unreadableRecord`` when a
-    ///   record holds a value that is not of its property's type; what the store throws when a save fails (then
-    ///   nothing of the batch was applied, and the next fetch tries it again).
+    ///   record holds a value that is not of its property's type, or names a model of another entity;
+    ///   ``SyncError/busyStore`` when other contexts kept saving the store while the engine applied; what the store
+    ///   throws when a save fails. In each case nothing of the batch was applied, and the next fetch tries it again.
     public func fetchChanges() async throws {
         await enterSync()
         defer { leaveSync() }

@@ -24,9 +24,15 @@ struct SyncSchema {
         let toMany: [Schema.Entity.Property]
         private let byName: [String: Schema.Entity.Property]
 
-        init(_ entity: Schema.Entity) {
+        /// The synced properties of an entity, of which relationships only to `syncedEntities` (the rest stay
+        /// local).
+        init(_ entity: Schema.Entity, syncedEntities: Set<String>) {
             self.entity = entity
-            let synced = entity.persistedProperties.filter { !$0.schemaProperty.isTransient }
+            let synced = entity.persistedProperties.filter { property in
+                guard !property.schemaProperty.isTransient else { return false }
+                guard let destination = property.relationshipInfo?.destination else { return true }
+                return destination.hierarchyNames.allSatisfy(syncedEntities.contains)
+            }
             attributes = synced.filter { !$0.isRelationship }
             toOne = synced.filter { property in
                 guard let info = property.relationshipInfo, !info.isToMany else { return false }
@@ -58,7 +64,9 @@ struct SyncSchema {
     let entities: [String: Entity]
 
     init(entities: [Schema.Entity]) {
-        self.entities = Dictionary(entities.map { ($0.name, Entity($0)) }, uniquingKeysWith: { a, _ in a })
+        let names = Set(entities.map(\.name))
+        self.entities = Dictionary(
+            entities.map { ($0.name, Entity($0, syncedEntities: names)) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// A text that changes when the synced entities or properties change: records fetched while a field or entity

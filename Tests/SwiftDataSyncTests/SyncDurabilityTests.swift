@@ -126,15 +126,15 @@ struct SyncDurabilityTests {
         let (server, _, b) = try makePair()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let notes = ModelConfiguration(
-            "Notes", schema: Schema([SyncFolder.self, SyncNote.self, SyncLabel.self]),
-            url: directory.appendingPathComponent("notes.store"), cloudKitDatabase: .private("iCloud.test"))
+        // The cache comes first and names its models; the notes' configuration names none and takes the rest.
         let cache = ModelConfiguration(
-            "Cache", schema: Schema([LocalCacheEntry.self]), url: directory.appendingPathComponent("cache.store"),
+            "Cache", schema: Schema([LocalCacheEntry.self]), url: directory.appendingPathComponent("a-cache.store"),
             cloudKitDatabase: .none)
+        let notes = ModelConfiguration(
+            "Notes", url: directory.appendingPathComponent("notes.store"), cloudKitDatabase: .private("iCloud.test"))
         let container = try ModelContainer(
             for: Schema([SyncFolder.self, SyncNote.self, SyncLabel.self, LocalCacheEntry.self]),
-            configurations: notes, cache)
+            configurations: cache, notes)
         let engine = try SyncEngine(container: container, server: server.server, account: b.account)
         let context = ModelContext(container)
         for round in 0..<3 {

@@ -61,6 +61,102 @@ struct SyncRelationshipConflictTests {
         #expect(dumps[0].contains("person x passport p2"))
     }
 
+    /// A replica that gets a card's move into a tray and that tray's deletion in one batch ends as the others do:
+    /// the card without a tray.
+    @Test func aLinkToAModelTheSameBatchDeletesIsCleared() async throws {
+        let replicas = try makeReplicas(3)
+        let (s, u, r) = (replicas[0], replicas[1], replicas[2])
+        let context = s.context()
+        let first = SyncTray(uid: "a")
+        context.insert(first)
+        context.insert(SyncTray(uid: "b"))
+        context.insert(SyncCard(uid: "card", tray: first))
+        try context.save()
+        for replica in replicas { try await replica.sync() }
+
+        let card = try #require(try context.fetch(FetchDescriptor<SyncCard>()).first)
+        card.tray = try #require(try context.fetch(FetchDescriptor<SyncTray>()).first { $0.uid == "b" })
+        try context.save()
+        try await s.sync()
+        try await u.sync()
+        let contextU = u.context()
+        contextU.delete(try #require(try contextU.fetch(FetchDescriptor<SyncTray>()).first { $0.uid == "b" }))
+        try contextU.save()
+        try await u.sync()
+        // R was offline all along: the move and the deletion arrive in one batch.
+        try await r.sync()
+        for _ in 0..<2 {
+            for replica in replicas { try await replica.sync() }
+        }
+        for replica in replicas {
+            #expect(try dumpLinks(replica.container).contains("card card tray -"))
+        }
+    }
+
+    /// A passport moved to a person who, by a later write elsewhere, has another passport ends without an owner on
+    /// every replica, even one that learns of the later write first.
+    @Test func aDisplacedPartnerEndsWithoutOne() async throws {
+        let replicas = try makeReplicas(3)
+        let (second, third) = (replicas[1], replicas[2])
+        let server = second.server
+        let late = try Replica(types, server: server, account: second.account, clock: second.clock, pageLimit: 1)
+        let context = second.context()
+        let x = SyncPerson(uid: "x")
+        let p1 = SyncPassport(uid: "p1")
+        context.insert(x)
+        context.insert(SyncPerson(uid: "y"))
+        context.insert(p1)
+        context.insert(SyncPassport(uid: "p2"))
+        p1.owner = x
+        try context.save()
+        try await second.sync()
+        try await third.sync()
+        try await late.sync()
+
+        // `second` moves p1 to y (stamped first, sent last); `third` then gives y the passport p2.
+        second.network.isUp = false
+        p1.owner = try #require(try context.fetch(FetchDescriptor<SyncPerson>()).first { $0.uid == "y" })
+        try context.save()
+        await #expect(throws: SyncError.offline) { try await second.engine.sendChanges() }
+        let contextThird = third.context()
+        let p2 = try #require(try contextThird.fetch(FetchDescriptor<SyncPassport>()).first { $0.uid == "p2" })
+        p2.owner = try #require(try contextThird.fetch(FetchDescriptor<SyncPerson>()).first { $0.uid == "y" })
+        try contextThird.save()
+        try await third.sync()
+        second.network.isUp = true
+        try await second.engine.sendChanges()
+
+        // `late` reads one record per fetch: p2's before p1's, whose earlier move to y it cannot make.
+        try await late.sync()
+        for _ in 0..<2 {
+            for replica in replicas + [late] { try await replica.sync() }
+        }
+        let expected = try dumpLinks(late.container)
+        #expect(expected.contains("passport p1 owner -"))
+        #expect(expected.contains("passport p2 owner y"))
+        for replica in replicas { #expect(try dumpLinks(replica.container) == expected) }
+    }
+
+    /// A record whose link names a model of another entity (a faulty replica, or SQL written by hand) is refused
+    /// with an error, not linked.
+    @Test func aLinkToAModelOfAnotherEntityIsRefused() async throws {
+        let replicas = try makeReplicas(2)
+        let (a, b) = (replicas[0], replicas[1])
+        let context = a.context()
+        context.insert(SyncCard(uid: "card"))
+        context.insert(SyncPerson(uid: "x"))
+        try context.save()
+        try await a.sync()
+        let transport = try await a.server.makeTransport(account: a.account)
+        let records = try await transport.fetchChanges(after: 0, limit: 10).records
+        var card = try #require(records.first { $0.entityName == "SyncCard" })
+        let person = try #require(records.first { $0.entityName == "SyncPerson" })
+        let stamp = SyncTimestamp(milliseconds: 9_000_000_000_000, counter: 0, replica: "faulty")
+        card.fields["tray"] = SyncRecord.Field(value: "\"\(person.recordName)\"", timestamp: stamp)
+        try await transport.send([card], assets: [:])
+        await #expect(throws: SyncError.unreadableRecord) { try await b.engine.fetchChanges() }
+    }
+
     /// B deletes a tray (its cards are nullified) while C moves a card from it to another tray. A, which still
     /// has the card in the deleted tray, must not send its own nullification over C's later move.
     @Test func aNullifiedLinkDoesNotOverrideAConcurrentMove() async throws {

@@ -20,6 +20,9 @@ public final class ModelContainer: Sendable {
     let stores: [any ModelStore]
     /// The store of each entity, by entity name.
     let storeByEntity: [String: any ModelStore]
+    /// The identifier of the store each `ModelConfiguration` opened, or shares with another one at its location, by
+    /// the configuration's `id`.
+    let storeIdentifierByConfiguration: [String: String]
     /// True when a relationship's destination is in another store than its owner, so the identifiers a store reads
     /// for the targets of its links must be given the destination's store (see `located(_:in:)`).
     let hasLinksAcrossStores: Bool
@@ -102,10 +105,9 @@ public final class ModelContainer: Sendable {
         // no file, except the first, so that an empty schema still has a store.
         var stores: [any ModelStore] = []
         var storeByEntity: [String: any ModelStore] = [:]
-        var openedLocations: Set<AnyHashable> = []
+        var storeByLocation: [AnyHashable: any ModelStore] = [:]
         let locations = configurations.map(storeLocation(of:))
-        for (index, configuration) in configurations.enumerated()
-        where openedLocations.insert(locations[index]).inserted {
+        for (index, configuration) in configurations.enumerated() where storeByLocation[locations[index]] == nil {
             let members = allEntities.filter { locations[assignment[$0.name]!] == locations[index] }
             guard !members.isEmpty || index == 0 else { continue }
             let store = try openStore(
@@ -115,8 +117,16 @@ public final class ModelContainer: Sendable {
                 migrationPlan: migrationPlan
             )
             stores.append(store)
+            storeByLocation[locations[index]] = store
             for entity in members { storeByEntity[entity.name] = store }
         }
+        self.storeIdentifierByConfiguration = Dictionary(
+            configurations.indices.compactMap { index in
+                guard let configuration = configurations[index] as? ModelConfiguration,
+                    let store = storeByLocation[locations[index]]
+                else { return nil }
+                return (configuration.id, store.identifier)
+            }, uniquingKeysWith: { first, _ in first })
         self.isMigrationContainer = false
         self.schema = schema
         self.migrationPlan = migrationPlan
@@ -273,6 +283,8 @@ public final class ModelContainer: Sendable {
         self.orderedConfigurations = [configuration].compactMap { $0 as? ModelConfiguration }
         self.stores = [store]
         self.storeByEntity = Dictionary(uniqueKeysWithValues: schema.modelEntities.map { ($0.name, store) })
+        self.storeIdentifierByConfiguration = Dictionary(
+            orderedConfigurations.map { ($0.id, store.identifier) }, uniquingKeysWith: { first, _ in first })
         self.hasLinksAcrossStores = false
     }
 

@@ -12,6 +12,15 @@ extension ModelContext {
     /// The container schema's entities that make models, in the schema's order.
     package var modelEntities: [Schema.Entity] { container.schema.entities.compactMap { modelEntity(named: $0.name) } }
 
+    /// The container's `ModelConfiguration`s, in the order it was given them.
+    package var modelConfigurations: [ModelConfiguration] { container.orderedConfigurations }
+
+    /// The identifier of the store a configuration of the container opened (or shares with another configuration
+    /// at its location); nil when it opened none (it holds no entity).
+    package func storeIdentifier(of configuration: ModelConfiguration) -> String? {
+        container.storeIdentifierByConfiguration[configuration.id]
+    }
+
     /// The identifier of the store that keeps an entity's models, or nil for an entity the container does not
     /// know.
     package func storeIdentifier(ofEntityNamed name: String) -> String? {
