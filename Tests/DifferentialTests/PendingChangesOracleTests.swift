@@ -62,6 +62,27 @@ import Testing
         #expect(compared == predicates.count)
     }
 
+    /// A `.localizedStandard` sort with a limit runs in SQL, limit included, in `sorted(using:)`'s order.
+    @Test(arguments: differentialSeeds)
+    func localizedSortsRunInSQLWithTheirLimits(seed: UInt64) throws {
+        let population = try Population(seed: seed, people: 120)
+        let context = ModelContext(population.container)
+        let everyone = try context.fetch(FetchDescriptor<Person>())
+        for (name, sort) in sortCorpus where name.contains("localized") {
+            for (offset, limit) in [(0, 10), (7, 25), (0, 1_000)] {
+                var descriptor = FetchDescriptor<Person>(sortBy: sort)
+                descriptor.fetchOffset = offset
+                descriptor.fetchLimit = limit
+                let fetched = try context.fetch(descriptor).map(\.persistentModelID)
+                let sorted = everyone.sorted(using: sort).map(\.persistentModelID)
+                #expect(fetched == Array(sorted.dropFirst(offset).prefix(limit)), "seed \(seed), sort \(name)")
+                let store = try #require(population.container.sqliteStores.first)
+                let select = try #require(store.statementLog.last { $0.hasPrefix("SELECT") })
+                #expect(select.contains("COLLATE SWIFTDATA_LOCALIZED") && select.contains("LIMIT"), "\(select)")
+            }
+        }
+    }
+
     /// With one unsaved change, a fetch with a limit reads only the rows of its page from the store.
     @Test func aLimitedFetchWithOneUnsavedChangeReadsOnlyItsPage() throws {
         let population = try Population(seed: 3, people: 200)

@@ -19,6 +19,16 @@ let sortCorpus: [(String, [SortDescriptor<Person>])] = [
     ("rating reverse, name", [SortDescriptor(\Person.rating, order: .reverse), SortDescriptor(\Person.name)]),
     ("name lexical", [SortDescriptor(\Person.name, comparator: .lexical)]),
     ("city name", [SortDescriptor(\Person.city?.name)]),
+    ("name localizedStandard", [SortDescriptor(\Person.name, comparator: .localizedStandard)]),
+    (
+        "nickname localizedStandard reverse, age",
+        [
+            SortDescriptor(\Person.nickname, comparator: .localizedStandard, order: .reverse),
+            SortDescriptor(\Person.age),
+        ]
+    ),
+    ("name localized reverse", [SortDescriptor(\Person.name, comparator: .localized, order: .reverse)]),
+    ("nickname localized", [SortDescriptor(\Person.nickname, comparator: .localized)]),
 ]
 
 /// What Swift says a fetch must return: every person, filtered with `evaluate`, sorted with `sorted(using:)`,

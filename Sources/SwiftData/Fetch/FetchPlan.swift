@@ -147,7 +147,7 @@ struct FetchPlan<T: PersistentModel> {
 
     func count() throws -> Int {
         if predicateInStore && includesPending && store.ordersIdentifiersByPrimaryKey {
-            let pending = pendingChanges()
+            let pending = try pendingChanges()
             var request = baseRequest
             request.excluded = pending.excluded
             do {
@@ -323,10 +323,11 @@ struct FetchPlan<T: PersistentModel> {
         return properties
     }
 
-    /// The context's unsaved changes of the entity's table: its changed and inserted models of the fetched type
-    /// (in the order the context holds them), and every row a read of stored rows leaves out (the changed and
-    /// deleted models' rows, and rows deleted without loading).
-    private func pendingChanges() -> (changed: [T], inserted: [T], excluded: ExcludedRows) {
+    /// The context's unsaved changes of the entity's table: its changed models of the fetched type whose rows still
+    /// exist (another context may have deleted one), its inserted ones, both in the order the context holds them,
+    /// and every row a read of stored rows leaves out (the changed and deleted models' rows, and rows deleted
+    /// without loading).
+    private func pendingChanges() throws -> (changed: [T], inserted: [T], excluded: ExcludedRows) {
         let table = entity.tableName
         var excluded = context.batchDeletions.excludedRows(of: entity)?.identifiers ?? []
         var changed: [T] = []
@@ -338,6 +339,11 @@ struct FetchPlan<T: PersistentModel> {
             excluded.insert(model.storage.identifier)
         }
         let inserted = context.inserted.models.compactMap { $0.storage.entity.tableName == table ? $0 as? T : nil }
+        if !changed.isEmpty {
+            let request = StoreReadRequest(entity: entity, selection: .identifiers(changed.map(\.storage.identifier)))
+            let stored = Set(try store.identifiers(request))
+            changed.removeAll { !stored.contains($0.storage.identifier) }
+        }
         return (changed, inserted, ExcludedRows(excluded))
     }
 
@@ -360,7 +366,7 @@ struct FetchPlan<T: PersistentModel> {
     /// models after them, sorted stably. The page can hold at most its offset plus its limit of the stored rows,
     /// which come first among equals by their primary keys, so the store reads no more than those.
     private func mergingPendingChanges() throws -> [T] {
-        let pending = pendingChanges()
+        let pending = try pendingChanges()
         var request = baseRequest
         request.excluded = pending.excluded
         request.sortOrder = sortOrder

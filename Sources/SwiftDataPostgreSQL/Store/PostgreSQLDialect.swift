@@ -93,6 +93,12 @@ struct PostgreSQLDialect: SQLDialect {
         return ascending ? "\(value) ASC NULLS FIRST" : "\(value) DESC NULLS LAST"
     }
 
+    /// Nil: no collation of the server orders text as Foundation's localized comparators do, so such sorts run in
+    /// memory.
+    func localizedOrderingTerm(_ expression: String, ascending: Bool, order: LocalizedStringOrder) -> String? {
+        nil
+    }
+
     func limitClause(limit: Int?, offset: Int?, parameters: inout [SQLValue]) -> String {
         guard limit != nil || (offset ?? 0) > 0 else { return "" }
         // Both, always (a NULL limit is none): every page of a paged fetch, the first included, is one statement.

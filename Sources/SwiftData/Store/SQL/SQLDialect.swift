@@ -89,6 +89,12 @@ package protocol SQLDialect: Sendable {
     /// collation.
     func orderingTerm(_ expression: String, ascending: Bool, asStrings: Bool) -> String
 
+    /// One term of an `ORDER BY` clause that sorts strings by `expression` as a `SortDescriptor` with a localized
+    /// comparator (`.localizedStandard` or `.localized`) does, `nil` first when ascending; nil when the dialect
+    /// cannot reproduce the order exactly, and the sort then runs in memory. SQLite writes
+    /// `expression COLLATE SWIFTDATA_LOCALIZED_STANDARD ASC`, a collation that calls Foundation's comparison.
+    func localizedOrderingTerm(_ expression: String, ascending: Bool, order: LocalizedStringOrder) -> String?
+
     /// The end of a `SELECT` that skips its first `offset` rows (none when nil or 0) and returns at most `limit` of
     /// the others (all when nil): empty when there is nothing to limit, else starting with a space. The numbers are
     /// parameters, appended to `parameters`, so that every page of a paged fetch is one statement. SQLite writes

@@ -4,7 +4,7 @@ package enum SortTranslation {
     /// stable sort does.
     ///
     /// - Throws: `UnsupportedPredicateNode` when a descriptor sorts by something that is not a stored column, or
-    ///   compares strings in a localized or case-insensitive way, which SQL cannot reproduce exactly.
+    ///   compares strings in a way the dialect cannot reproduce exactly.
     package static func orderBy<T: PersistentModel>(
         _ descriptors: [SortDescriptor<T>],
         entity: Schema.Entity,
@@ -13,7 +13,9 @@ package enum SortTranslation {
     ) throws -> String {
         var terms: [String] = []
         for descriptor in descriptors {
-            guard let keyPath = descriptor.keyPath, let index = entity.indexIfPersisted(keyPath),
+            guard let keyPath = descriptor.keyPath,
+                let (index, localized) = entity.indexIfPersisted(keyPath).map({ ($0, nil) })
+                    ?? LocalizedStringOrder.sortedProperty(keyPath, of: entity),
                 layout.columnRangeByProperty[index]?.count == 1
             else {
                 throw UnsupportedPredicateNode(reason: "sort key path is not a stored column of \(entity.name)")
@@ -22,6 +24,16 @@ package enum SortTranslation {
                 throw UnsupportedPredicateNode(reason: "localized string sorting runs in memory")
             }
             let property = entity.persistedProperties[index]
+            if let localized {
+                guard property.codec?.columnKind == .string,
+                    let term = dialect.localizedOrderingTerm(
+                        dialect.quoted(property.name), ascending: descriptor.order == .forward, order: localized)
+                else {
+                    throw UnsupportedPredicateNode(reason: "this localized string sort runs in memory")
+                }
+                terms.append(term)
+                continue
+            }
             if case .json? = property.codec?.unwrappedCodec {
                 throw UnsupportedPredicateNode(reason: "\(property.name) is stored as JSON")
             }

@@ -67,6 +67,10 @@ struct SQLiteDialect: SQLDialect {
         "\(expression) \(ascending ? "ASC" : "DESC")"
     }
 
+    func localizedOrderingTerm(_ expression: String, ascending: Bool, order: LocalizedStringOrder) -> String? {
+        "\(expression) COLLATE \(SQLiteFunctions.collation(for: order)) \(ascending ? "ASC" : "DESC")"
+    }
+
     func limitClause(limit: Int?, offset: Int?, parameters: inout [SQLValue]) -> String {
         guard limit != nil || (offset ?? 0) > 0 else { return "" }
         // Both, always: every page of a paged fetch, the first included, is then one statement.

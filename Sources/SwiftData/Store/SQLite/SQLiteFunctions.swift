@@ -1,10 +1,15 @@
 internal import CSQLite
+internal import Foundation
 
 /// SQL functions and the `SWIFTDATA` collation, registered on every connection, that run Swift's own semantics
 /// inside SQLite so predicates and sorts can be pushed down without changing their results.
 ///
 /// - `SWIFTDATA` collation: orders and compares text as Swift's `String` does (canonical equivalence: "é" and
 ///   "e\u{301}" are equal). String columns are declared with it.
+/// - `SWIFTDATA_LOCALIZED_STANDARD` and `SWIFTDATA_LOCALIZED` collations: order text by
+///   `localizedStandardCompare(_:)` and `localizedCompare(_:)`, as sort descriptors with the `.localizedStandard`
+///   and `.localized` comparators do, so such a sort (and its limit and offset) runs in SQL in `sorted(using:)`'s
+///   order.
 /// - `swiftdata_contains(a, b)`, `swiftdata_starts_with(a, b)`: `a.contains(b)` and `a.starts(with: b)` over
 ///   characters, as `#Predicate` evaluates them.
 /// - `swiftdata_localized_standard_contains(a, b)`, `swiftdata_case_insensitive_compare(a, b)`,
@@ -17,11 +22,29 @@ enum SQLiteFunctions {
     /// The error message that asks the fetch to evaluate its predicate in memory.
     static let evaluateInMemory = "swiftdata: evaluate in memory"
 
+    /// The collation that orders text as a localized sort does.
+    static func collation(for order: LocalizedStringOrder) -> String {
+        switch order {
+        case .localizedStandard: "SWIFTDATA_LOCALIZED_STANDARD"
+        case .localized: "SWIFTDATA_LOCALIZED"
+        }
+    }
+
     static func register(on db: OpaquePointer) {
         sqlite3_create_collation_v2(
             db, "SWIFTDATA", SQLITE_UTF8, nil,
             { _, length1, bytes1, length2, bytes2 in
                 compareText(bytes1, Int(length1), bytes2, Int(length2))
+            }, nil)
+        sqlite3_create_collation_v2(
+            db, "SWIFTDATA_LOCALIZED_STANDARD", SQLITE_UTF8, nil,
+            { _, length1, bytes1, length2, bytes2 in
+                compareText(bytes1, Int(length1), bytes2, Int(length2)) { $0.localizedStandardCompare($1) }
+            }, nil)
+        sqlite3_create_collation_v2(
+            db, "SWIFTDATA_LOCALIZED", SQLITE_UTF8, nil,
+            { _, length1, bytes1, length2, bytes2 in
+                compareText(bytes1, Int(length1), bytes2, Int(length2)) { $0.localizedCompare($1) }
             }, nil)
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
         sqlite3_create_function_v2(
@@ -95,6 +118,23 @@ private func compareText(
     let a = String(decoding: first, as: UTF8.self)
     let b = String(decoding: second, as: UTF8.self)
     return a == b ? 0 : (a < b ? -1 : 1)
+}
+
+/// Compares UTF-8 text with a comparison of Foundation's.
+private func compareText(
+    _ bytes1: UnsafeRawPointer?,
+    _ length1: Int,
+    _ bytes2: UnsafeRawPointer?,
+    _ length2: Int,
+    by compare: (String, String) -> ComparisonResult
+) -> Int32 {
+    let a = String(decoding: UnsafeRawBufferPointer(start: bytes1, count: length1), as: UTF8.self)
+    let b = String(decoding: UnsafeRawBufferPointer(start: bytes2, count: length2), as: UTF8.self)
+    switch compare(a, b) {
+    case .orderedAscending: return -1
+    case .orderedSame: return 0
+    case .orderedDescending: return 1
+    }
 }
 
 private func string(_ value: OpaquePointer) -> String? {
