@@ -76,3 +76,59 @@ struct RawChild {
     var id: Int64
     var value: Int
 }
+
+/// An enumeration stored by its raw value, for W15.
+enum BenchKind: Int, Codable {
+    case small, medium, large
+}
+
+/// A struct stored as a composite attribute (a column per field), for W15.
+struct BenchSize: Codable, Hashable {
+    var width: Double
+    var height: Double
+}
+
+/// The model a rich entity's items belong to, for W15.
+@Model
+final class BenchOwner {
+    var name: String
+    @Relationship(inverse: \BenchRich.owner) var items: [BenchRich] = []
+    init(name: String) { self.name = name }
+}
+
+/// An entity with the attribute kinds apps use beside plain values: an enumeration, an optional, a `Codable` struct
+/// and a to-one relationship.
+@Model
+final class BenchRich {
+    var number: Int
+    var kind: BenchKind
+    var note: String?
+    var size: BenchSize
+    var owner: BenchOwner?
+
+    init(number: Int, owner: BenchOwner?) {
+        self.number = number
+        self.kind = BenchKind(rawValue: number % 3) ?? .small
+        self.note = number % 4 == 0 ? nil : "note \(number)"
+        self.size = BenchSize(width: Double(number % 100), height: Double(number % 37))
+        self.owner = owner
+    }
+}
+
+/// The raw tables equal to `BenchRich`'s and `BenchOwner`'s.
+let rawRichTables = """
+    CREATE TABLE owners (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+    CREATE TABLE rich (id INTEGER PRIMARY KEY, number INTEGER NOT NULL, kind INTEGER NOT NULL, note TEXT,
+    width REAL NOT NULL, height REAL NOT NULL, owner INTEGER REFERENCES owners (id));
+    CREATE INDEX rich_owner ON rich (owner)
+    """
+
+/// A plain struct the raw baseline reads a rich row into, with its owner's name.
+struct RawRich {
+    var id: Int64
+    var number: Int
+    var kind: BenchKind
+    var note: String?
+    var size: BenchSize
+    var ownerName: String?
+}

@@ -39,10 +39,12 @@ if let comparedPath {
 } else {
     if wanted("W1") { results.append(try workloads.insert()) }
     if wanted("W2", "W5", "W6") { results += try workloads.fetchUpdateDelete() }
-    if wanted("W3", "W4", "W8", "W10") { results += try workloads.bigStore() }
+    if wanted("W3", "W4", "W8", "W10", "W12") { results += try workloads.bigStore() }
     if wanted("W7") { results += try workloads.relationships() }
     if wanted("W9") { results.append(try workloads.upserts()) }
     if wanted("W11") { results += try workloads.liveResults() }
+    if wanted("W13", "W14", "W16") { results += try workloads.realAppPaths() }
+    if wanted("W15") { results.append(try workloads.richEntity()) }
     let postgreSQL = value(of: "--postgresql") ?? ProcessInfo.processInfo.environment["SWIFTDATA_POSTGRESQL_URL"]
     if let server = postgreSQL.flatMap(URL.init(string:)), wanted("PG") {
         results += try PostgreSQLWorkloads(server: server, sizes: quick ? .quick : .full, harness: workloads.harness)

@@ -19,10 +19,11 @@ package struct LeastRecentlyUsedCache<Key: Hashable, Value> {
 
     /// The value for a key, noting it as just used; nil when the cache has none.
     package mutating func value(for key: Key) -> Value? {
-        guard entries[key] != nil else { return nil }
+        // One hash of the key: a statement's key is its SQL, and a save asks for its statements once per row.
+        guard let index = entries.index(forKey: key) else { return nil }
         clock += 1
-        entries[key]!.lastUse = clock
-        return entries[key]!.value
+        entries.values[index].lastUse = clock
+        return entries.values[index].value
     }
 
     /// Adds a value for a key, and returns the entry it pushed out, if the cache was full.
