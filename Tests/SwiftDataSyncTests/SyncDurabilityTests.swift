@@ -180,3 +180,34 @@ struct SyncDurabilityTests {
         #expect(history.contains { $0.author == SyncEngine.author && !$0.changes.isEmpty })
     }
 }
+
+@Suite(.enabled(if: SyncTestServer.isAvailable, "sync tests need a PostgreSQL server: set SWIFTDATA_POSTGRESQL_URL"))
+struct SyncLiveResultsTests {
+    /// What the engine applies reaches the container's other contexts and their live queries, as any other
+    /// context's save does.
+    @Test @MainActor func aLiveQueryShowsWhatAnotherReplicaSent() async throws {
+        let server = try SyncTestServer()
+        let account = try server.makeAccount("alice")
+        let clock = TestClock()
+        let a = try Replica(server: server.server, account: account, clock: clock)
+        let b = try Replica(server: server.server, account: account, clock: clock)
+        let observer = try ResultsObserver(
+            fetchDescriptor: FetchDescriptor<SyncNote>(sortBy: [SortDescriptor(\.uid)]),
+            modelContext: b.container.mainContext)
+        #expect(observer.results.isEmpty)
+
+        let context = a.context()
+        context.insert(SyncNote(uid: "n1", title: "From A"))
+        try context.save()
+        try await a.sync()
+        try await b.engine.fetchChanges()
+        var shown: [String] = []
+        for _ in 0..<100 {
+            shown = observer.results.map(\.title)
+            if !shown.isEmpty { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(shown == ["From A"])
+        #expect(try b.container.mainContext.fetch(FetchDescriptor<SyncNote>()).map(\.title) == ["From A"])
+    }
+}
