@@ -83,6 +83,39 @@ import Testing
         }
     }
 
+    /// Unsaved changes of related models count for predicates that reach them: renamed cities, with and without
+    /// unsaved changes of the people fetched.
+    @Test(arguments: differentialSeeds)
+    func predicatesThroughRelationshipsSeeUnsavedChangesOfRelatedModels(seed: UInt64) throws {
+        for changesPeople in [false, true] {
+            let population = try Population(seed: seed)
+            let context = ModelContext(population.container)
+            var random = SeededRandom(seed: seed &+ 23)
+            let live = try context.fetch(FetchDescriptor<Person>())
+            for city in try context.fetch(FetchDescriptor<City>()) {
+                city.name = random.pick(tricky)
+                city.population = Int.random(in: 0...1_000, using: &random)
+            }
+            if changesPeople { live.first?.age += 1 }
+            let predicates: [Predicate<Person>] = [
+                #Predicate { $0.city?.name == "a" },
+                #Predicate { ($0.city?.population ?? 0) > 500 },
+                #Predicate { $0.city?.name.starts(with: "E") == true || $0.age > 80 },
+            ]
+            for (index, predicate) in predicates.enumerated() {
+                for limit in [nil, 3] as [Int?] {
+                    var descriptor = FetchDescriptor<Person>(predicate: predicate, sortBy: [SortDescriptor(\.name)])
+                    descriptor.fetchLimit = limit
+                    let expected = expectedResult(live, predicate, [SortDescriptor(\.name)], offset: 0, limit: limit)
+                    let label =
+                        "seed \(seed), predicate \(index), limit \(String(describing: limit)), people \(changesPeople)"
+                    #expect(try context.fetch(descriptor).map(\.persistentModelID) == expected.get(), "\(label)")
+                    #expect(try context.fetchCount(descriptor) == expected.get().count, "\(label)")
+                }
+            }
+        }
+    }
+
     /// With one unsaved change, a fetch with a limit reads only the rows of its page from the store.
     @Test func aLimitedFetchWithOneUnsavedChangeReadsOnlyItsPage() throws {
         let population = try Population(seed: 3, people: 200)

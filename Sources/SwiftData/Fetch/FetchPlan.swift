@@ -34,7 +34,10 @@ struct FetchPlan<T: PersistentModel> {
         ) {
             try store.sortOrder(for: descriptor.sortBy, entity: entity)
         }
-        self.includesPending = descriptor.includePendingChanges && context.hasPendingChanges(of: entity)
+        // A predicate that reads related rows sees their unsaved changes only in memory, whatever entity they are.
+        self.includesPending =
+            descriptor.includePendingChanges
+            && (context.hasPendingChanges(of: entity) || (filter?.readsOtherRows == true && context.hasChanges))
     }
 
     /// What the store makes of a part, or nil when it cannot evaluate it and the part may run in memory.
@@ -62,9 +65,17 @@ struct FetchPlan<T: PersistentModel> {
     var runsInStore: Bool { predicateInStore && sortOrder != nil && !includesPending }
 
     /// True when, with unsaved changes, the store still filters, sorts and limits the rows no unsaved change
-    /// touches, and only the context's changed and inserted models are evaluated in memory.
+    /// touches, and only the context's changed and inserted models are evaluated in memory: when the store orders
+    /// equal rows by their keys, and the predicate reads each row's own values only (a related model's unsaved
+    /// values are in memory, not in its row).
     var mergesPendingChanges: Bool {
-        predicateInStore && sortOrder != nil && includesPending && store.ordersIdentifiersByPrimaryKey
+        predicateInStore && sortOrder != nil && includesPending && keepsPendingRowsApart
+    }
+
+    /// True when the store can read the rows no unsaved change touches apart from the rest (see
+    /// `mergesPendingChanges`); the sort need not run in the store.
+    private var keepsPendingRowsApart: Bool {
+        store.ordersIdentifiersByPrimaryKey && !(filter?.readsOtherRows ?? false)
     }
 
     /// A read of the rows the predicate selects (as far as the store evaluates it), less those deleted without
@@ -146,7 +157,7 @@ struct FetchPlan<T: PersistentModel> {
     }
 
     func count() throws -> Int {
-        if predicateInStore && includesPending && store.ordersIdentifiersByPrimaryKey {
+        if predicateInStore && includesPending && keepsPendingRowsApart {
             let pending = try pendingChanges()
             var request = baseRequest
             request.excluded = pending.excluded
@@ -374,7 +385,7 @@ struct FetchPlan<T: PersistentModel> {
             let (end, overflow) = max(descriptor.fetchOffset ?? 0, 0).addingReportingOverflow(max(limit, 0))
             if !overflow { request.limit = end }
         }
-        request.properties = requestedProperties
+        // Whole rows: the merged results are sorted in memory, by attributes `propertiesToFetch` may leave out.
         var stored = try models(matching: request) + matching(pending.changed)
         stored.sort { ($0.storage.identifier.primaryKey ?? 0) < ($1.storage.identifier.primaryKey ?? 0) }
         var candidates = stored + (try matching(pending.inserted))

@@ -4,13 +4,15 @@ public import Foundation
 // comparators compare without a locale, and trap on case-insensitive options. So
 // `SortDescriptor(\.name, comparator: .localizedStandard)` finds these instead. The descriptor they make sorts by
 // the string's `localizedStandardCompare(_:)` (or `localizedCompare(_:)`) order through a key path appended to the
-// one given, so `sorted(using:)` and fetches, which sort such descriptors in memory, order exactly alike.
+// one given, so `sorted(using:)` and fetches order exactly alike: SQLite sorts by that key path with a collation
+// that calls the same comparison (`LocalizedStringOrder`), other stores sort such descriptors in memory.
 
 /// The localized string orderings a `SortDescriptor` can sort by on Linux, named as Apple's
 /// `String.StandardComparator` members are: write `SortDescriptor(\.name, comparator: .localizedStandard)`.
 ///
 /// An extension for Linux, where Foundation's `String.StandardComparator` has only `.lexical`. A descriptor made
-/// with one of these sorts in memory, never in SQL, and its `keyPath` is the given key path with a step appended.
+/// with one of these sorts in SQL on SQLite (through a collation that calls the same comparison) and in memory on
+/// other stores; its `keyPath` is the given key path with a step appended.
 public struct _LocalizedStringComparator: Hashable, Sendable {
     private let isStandard: Bool
 
@@ -27,7 +29,7 @@ extension SortDescriptor {
     /// `.localizedStandard` (`localizedStandardCompare(_:)`) or `.localized` (`localizedCompare(_:)`).
     ///
     /// On Linux, the extension that makes Apple's `SortDescriptor(\.name, comparator: .localizedStandard)`
-    /// compile; fetches sort by such descriptors in memory.
+    /// compile; SQLite sorts by such descriptors in SQL, other stores in memory.
     public init(
         _ keyPath: any KeyPath<Compared, String> & Sendable,
         comparator: _LocalizedStringComparator,

@@ -265,7 +265,16 @@ package struct StoreCannotEvaluate: Error {
 }
 
 /// A predicate in a store's own form (see `ModelStore.filter(for:entity:)`); only its store reads it.
-package protocol StoreFilter {}
+package protocol StoreFilter {
+    /// True when the filter reads rows other than the one it tests (a related model's values, a relationship's
+    /// members), whose unsaved changes it cannot see: a fetch with unsaved changes then evaluates it in memory.
+    var readsOtherRows: Bool { get }
+}
+
+extension StoreFilter {
+    /// True: a filter that does not say reads as if it could read any row.
+    package var readsOtherRows: Bool { true }
+}
 
 /// Sort descriptors in a store's own form (see `ModelStore.sortOrder(for:entity:)`); only its store reads it.
 package protocol StoreSortOrder {}

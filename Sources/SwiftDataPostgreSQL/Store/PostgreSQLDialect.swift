@@ -102,8 +102,9 @@ struct PostgreSQLDialect: SQLDialect {
     func limitClause(limit: Int?, offset: Int?, parameters: inout [SQLValue]) -> String {
         guard limit != nil || (offset ?? 0) > 0 else { return "" }
         // Both, always (a NULL limit is none): every page of a paged fetch, the first included, is one statement.
-        parameters.append(limit.map { .integer(Int64($0)) } ?? .null)
-        parameters.append(.integer(Int64(offset ?? 0)))
+        // A negative limit or offset counts as 0, as a fetch that pages in memory counts it.
+        parameters.append(limit.map { .integer(Int64(max($0, 0))) } ?? .null)
+        parameters.append(.integer(Int64(max(offset ?? 0, 0))))
         return " LIMIT \(placeholder(parameters.count - 1, kind: .integer))"
             + " OFFSET \(placeholder(parameters.count, kind: .integer))"
     }

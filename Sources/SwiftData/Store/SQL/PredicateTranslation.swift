@@ -83,12 +83,24 @@ package struct PredicateTranslation {
         layouts: [String: SQLTableLayout],
         dialect: any SQLDialect
     ) throws -> (sql: String, bindings: [SQLValue]) {
+        let clause = try condition(for: predicate, entity: entity, layouts: layouts, dialect: dialect)
+        return (clause.sql, clause.bindings)
+    }
+
+    /// `whereClause(for:entity:layouts:dialect:)`, and whether the condition reads rows other than the one it
+    /// tests (a related model's values, a relationship's members): each such read is a subquery on an alias.
+    package static func condition<T: PersistentModel>(
+        for predicate: Predicate<T>,
+        entity: Schema.Entity,
+        layouts: [String: SQLTableLayout],
+        dialect: any SQLDialect
+    ) throws -> (sql: String, bindings: [SQLValue], readsOtherRows: Bool) {
         var state = PredicateTranslation(entity: entity, layouts: layouts, dialect: dialect)
         state.variables[predicate.variable.key] = .model(
             ModelReference(entity: entity, qualifier: dialect.quoted(entity.tableName), join: nil)
         )
         let sql = try state.scalar(predicate.expression)
-        return (sql, state.bindings)
+        return (sql, state.bindings, state.aliasCount > 0)
     }
 
     // MARK: - Translating Children

@@ -98,7 +98,7 @@ package protocol SQLDialect: Sendable {
     /// The end of a `SELECT` that skips its first `offset` rows (none when nil or 0) and returns at most `limit` of
     /// the others (all when nil): empty when there is nothing to limit, else starting with a space. The numbers are
     /// parameters, appended to `parameters`, so that every page of a paged fetch is one statement. SQLite writes
-    /// ` LIMIT ?3 OFFSET ?4`, with -1 for no limit and 0 for no offset.
+    /// ` LIMIT ?3 OFFSET ?4`, with -1 for no limit and 0 for no offset. A negative limit or offset counts as 0.
     func limitClause(limit: Int?, offset: Int?, parameters: inout [SQLValue]) -> String
 
     // MARK: - Declaring Columns

@@ -3,6 +3,7 @@
 package struct SQLFilter: StoreFilter {
     package let sql: String
     package let bindings: [SQLValue]
+    package var readsOtherRows = true
 }
 
 /// Sort descriptors as an SQL `ORDER BY` clause: an SQL store's form of a sort.
@@ -31,9 +32,9 @@ extension SQLTranslatingStore {
         -> SQLFilter
     {
         do {
-            let clause = try PredicateTranslation.whereClause(
+            let clause = try PredicateTranslation.condition(
                 for: predicate, entity: entity, layouts: layouts, dialect: sqlDialect)
-            return SQLFilter(sql: clause.sql, bindings: clause.bindings)
+            return SQLFilter(sql: clause.sql, bindings: clause.bindings, readsOtherRows: clause.readsOtherRows)
         } catch let node as UnsupportedPredicateNode {
             throw StoreCannotEvaluate(part: .predicate, reason: node.reason)
         }

@@ -73,9 +73,10 @@ struct SQLiteDialect: SQLDialect {
 
     func limitClause(limit: Int?, offset: Int?, parameters: inout [SQLValue]) -> String {
         guard limit != nil || (offset ?? 0) > 0 else { return "" }
-        // Both, always: every page of a paged fetch, the first included, is then one statement.
-        parameters.append(.integer(Int64(limit ?? -1)))
-        parameters.append(.integer(Int64(offset ?? 0)))
+        // Both, always: every page of a paged fetch, the first included, is then one statement. A negative limit
+        // or offset counts as 0, as a fetch that pages in memory counts it.
+        parameters.append(.integer(Int64(limit.map { max($0, 0) } ?? -1)))
+        parameters.append(.integer(Int64(max(offset ?? 0, 0))))
         return " LIMIT \(placeholder(parameters.count - 1)) OFFSET \(placeholder(parameters.count))"
     }
 
