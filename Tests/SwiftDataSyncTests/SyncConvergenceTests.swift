@@ -157,3 +157,70 @@ struct SyncConvergenceTests {
         #expect(!ledger.createdNotes.isEmpty)
     }
 }
+
+@Suite(.enabled(if: SyncTestServer.isAvailable, "sync tests need a PostgreSQL server: set SWIFTDATA_POSTGRESQL_URL"))
+struct SyncLinkConvergenceTests {
+    /// Replicas link and unlink one-to-one partners and move cards between trays, delete and make them, while
+    /// randomly offline: all end with the same links.
+    @Test(arguments: [UInt64(11), 12, 13, 14])
+    func oneToOneAndNullifiedLinksConverge(seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        let server = try SyncTestServer()
+        let account = try server.makeAccount("alice")
+        let clock = TestClock()
+        let types: [any PersistentModel.Type] = [SyncPerson.self, SyncPassport.self, SyncTray.self, SyncCard.self]
+        let replicas = try (0..<3).map { _ in
+            try Replica(types, server: server.server, account: account, clock: clock)
+        }
+        var serial = 0
+        for _ in 0..<250 {
+            let replica = replicas[Int.random(in: 0..<replicas.count, using: &random)]
+            let context = replica.context()
+            let people = try context.fetch(FetchDescriptor<SyncPerson>(sortBy: [SortDescriptor(\.uid)]))
+            let passports = try context.fetch(FetchDescriptor<SyncPassport>(sortBy: [SortDescriptor(\.uid)]))
+            let trays = try context.fetch(FetchDescriptor<SyncTray>(sortBy: [SortDescriptor(\.uid)]))
+            let cards = try context.fetch(FetchDescriptor<SyncCard>(sortBy: [SortDescriptor(\.uid)]))
+            serial += 1
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<10: context.insert(SyncPerson(uid: "person-\(serial)"))
+            case 10..<20: context.insert(SyncPassport(uid: "passport-\(serial)"))
+            case 20..<26: context.insert(SyncTray(uid: "tray-\(serial)"))
+            case 26..<36:
+                context.insert(SyncCard(uid: "card-\(serial)", tray: trays.randomElement(using: &random)))
+            case 36..<52:
+                guard let passport = passports.randomElement(using: &random) else { continue }
+                passport.owner = Bool.random(using: &random) ? nil : people.randomElement(using: &random)
+            case 52..<58:
+                guard let person = people.randomElement(using: &random) else { continue }
+                person.passport = passports.randomElement(using: &random)
+            case 58..<70:
+                guard let card = cards.randomElement(using: &random) else { continue }
+                card.tray = Bool.random(using: &random) ? nil : trays.randomElement(using: &random)
+            case 70..<74:
+                guard let model = passports.randomElement(using: &random) else { continue }
+                context.delete(model)
+            case 74..<78:
+                guard let model = trays.randomElement(using: &random) else { continue }
+                context.delete(model)
+            case 78..<80:
+                guard let model = people.randomElement(using: &random) else { continue }
+                context.delete(model)
+            case 80..<88:
+                replica.network.isUp.toggle()
+                continue
+            default:
+                try? await replica.sync()
+                continue
+            }
+            try context.save()
+        }
+        for replica in replicas { replica.network.isUp = true }
+        for _ in 0..<3 {
+            for replica in replicas { try await replica.sync() }
+        }
+        let dumps = try replicas.map { try dumpLinks($0.container) }
+        #expect(dumps[1] == dumps[0], "seed \(seed)")
+        #expect(dumps[2] == dumps[0], "seed \(seed)")
+        #expect(!dumps[0].isEmpty)
+    }
+}
