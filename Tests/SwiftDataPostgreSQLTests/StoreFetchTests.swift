@@ -37,6 +37,42 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<PGTrip>(predicate: #Predicate { $0.budget > 100 })) == 0)
     }
 
+    /// With unsaved inserts, changes and deletions, fetches (paged and sorted), counts and identifiers are what
+    /// Swift says: the live trips (saved ones in identifier order, then the inserted ones) filtered, sorted, paged.
+    @Test(arguments: TestedStore.available)
+    func unsavedChangesTakePartInPagedFetches(store: TestedStore) throws {
+        let context = ModelContext(try seededContainer(store))
+        var live = try context.fetch(FetchDescriptor<PGTrip>())
+        for trip in live where trip.budget.truncatingRemainder(dividingBy: 3) == 0 { trip.budget += 7.5 }
+        for trip in live where trip.code.hasSuffix("4") { context.delete(trip) }
+        live.removeAll(where: \.isDeleted)
+        for number in 20..<26 {
+            let trip = PGTrip(
+                code: String(format: "T%02d", number), name: "new \(number)", budget: Double(number % 9),
+                rating: number % 3 == 0 ? nil : number)
+            context.insert(trip)
+            live.append(trip)
+        }
+        let predicate = #Predicate<PGTrip> { $0.budget >= 4 }
+        let sorts: [[SortDescriptor<PGTrip>]] = [
+            [SortDescriptor(\.budget)], [SortDescriptor(\.rating, order: .reverse), SortDescriptor(\.name)], [],
+        ]
+        for sort in sorts {
+            for (offset, limit) in [(0, 5), (3, 4), (10, nil), (0, nil), (30, 5)] as [(Int, Int?)] {
+                var descriptor = FetchDescriptor<PGTrip>(predicate: predicate, sortBy: sort)
+                descriptor.fetchOffset = offset
+                descriptor.fetchLimit = limit
+                var expected = try live.filter { try predicate.evaluate($0) }
+                if !sort.isEmpty { expected.sort(using: sort) }
+                let page = Array(expected.dropFirst(offset).prefix(limit ?? .max)).map(\.code)
+                let label = "\(store) sort \(sort.count) offset \(offset) limit \(String(describing: limit))"
+                #expect(try context.fetch(descriptor).map(\.code) == page, "\(label)")
+                #expect(try context.fetchCount(descriptor) == page.count, "\(label)")
+                #expect(try context.fetchIdentifiers(descriptor).count == page.count, "\(label)")
+            }
+        }
+    }
+
     /// `nil` sorts first in ascending order and last in descending order, as `sorted(using:)` sorts.
     @Test(arguments: TestedStore.available)
     func optionalValuesSortAsSwiftSortsThem(store: TestedStore) throws {
