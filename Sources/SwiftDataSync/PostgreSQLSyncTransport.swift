@@ -154,19 +154,12 @@ final class PostgreSQLSyncTransport: SyncTransport, @unchecked Sendable {
             return listener
         }
         // The wait blocks a thread: one of its own, not one of the tasks' shared pool.
-        let waiting = SendableConnection(connection: listener)
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(
-                    with: Result { try !waiting.connection.notifications(waitingUpTo: timeout).isEmpty })
+                    with: Result { try !listener.notifications(waitingUpTo: timeout).isEmpty })
             }.start()
         }
-    }
-
-    /// The listening connection, handed to the thread that waits on it.
-    private struct SendableConnection: @unchecked Sendable {
-        // @unchecked: only the waiting thread uses the listening connection while it waits.
-        let connection: PostgreSQLConnection
     }
 
     func close() async {

@@ -193,12 +193,12 @@ final class SyncMetadata {
     func heldRecords() throws -> [SyncRecord] {
         try connection.statement("SELECT record FROM sync_held ORDER BY rowid").rows().compactMap { row in
             guard case .text(let text) = row[0] else { return nil }
-            return try JSONDecoder().decode(StoredRecord.self, from: Data(text.utf8)).record
+            return try JSONDecoder().decode(SyncRecord.self, from: Data(text.utf8))
         }
     }
 
     func hold(_ record: SyncRecord) throws {
-        let text = String(decoding: try encoder.encode(StoredRecord(record)), as: UTF8.self)
+        let text = String(decoding: try encoder.encode(record), as: UTF8.self)
         try connection.statement(
             """
             INSERT INTO sync_held (record_name, record) VALUES (?1, ?2)
@@ -232,24 +232,5 @@ final class SyncMetadata {
     private func key(of identifier: PersistentIdentifier) -> String {
         // Encoding an identifier cannot fail.
         (try? String(decoding: encoder.encode(identifier), as: UTF8.self)) ?? ""
-    }
-
-    /// A record as the held-records table keeps it.
-    private struct StoredRecord: Codable {
-        let name: String
-        let entity: String
-        let fields: [String: SyncRecord.Field]
-        let deletion: SyncTimestamp?
-
-        init(_ record: SyncRecord) {
-            name = record.recordName
-            entity = record.entityName
-            fields = record.fields
-            deletion = record.deletion
-        }
-
-        var record: SyncRecord {
-            SyncRecord(recordName: name, entityName: entity, fields: fields, deletion: deletion)
-        }
     }
 }

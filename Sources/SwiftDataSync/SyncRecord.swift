@@ -8,7 +8,9 @@ internal import Foundation
 /// field holding the related model's record name, or JSON `null`. A to-many relationship that is not the inverse
 /// of a to-one is one field per member, named `relationship/recordName`, holding `true` while the model is a
 /// member and `false` once it was taken out, so that members added and removed on different replicas all count.
-public struct SyncRecord: Hashable, Sendable {
+///
+/// A record encodes as JSON (`Codable`), as the engine keeps the records it holds until their targets arrive.
+public struct SyncRecord: Hashable, Sendable, Codable {
     /// One field's value and when it was written.
     public struct Field: Hashable, Sendable, Codable {
         /// The field's value as JSON text.
