@@ -74,6 +74,15 @@ package struct ModelSlots {
         return UnsafeRawPointer(base.unsafelyUnwrapped + index).load(as: Value.self)
     }
 
+    /// The value of a slot, moved out of it: the slot holds `ModelStorage.Unset` until it is set again, so the
+    /// value is referred to by the caller alone.
+    package func take(at index: Int) -> Any {
+        precondition(index >= 0 && index < count, "slot \(index) out of \(count)")
+        let value = (base.unsafelyUnwrapped + index).move()
+        (base.unsafelyUnwrapped + index).initialize(to: ModelStorage.Unset())
+        return value
+    }
+
     /// Puts `value` in a slot that holds `ModelStorage.Unset`, and returns true; false, changing nothing, for a
     /// slot holding anything else. The marker is an empty value kept in the slot's buffer, so it is overwritten
     /// without being destroyed.

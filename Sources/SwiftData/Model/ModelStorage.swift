@@ -326,14 +326,44 @@ package class ModelStorage {
         // Live queries hear of the change once it is recorded: one that fetches at once must not take the model
         // for unchanged and refresh the new value away.
         defer { if notifiesObservers { noteChangeForObservers(at: index) } }
-        if isSaved, !changedSlots.contains(index), let context {
-            context.savedValues.append((self, index, values[index]))
-            // A relationship changed before its related models were read (a load that failed): the save checks
-            // such changes, and only when there are some.
-            if values.holds(UnloadedRelationship.self, at: index) { context.hasChangedUnloadedRelationships = true }
-        }
+        keepSavedValue(at: index)
         if observed { setObserved(index, newValue) } else { values[index] = newValue }
-        // A new model has nothing to save as a change: it is saved whole.
+        noteChange(at: index)
+    }
+
+    /// Changes a to-many slot in place, as `changeSlot(_:to:observed:)` does with `observed`: `update` is given
+    /// the slot's value with nothing else referring to it (the slot holds a marker meanwhile), so a collection
+    /// grows or shrinks without a copy of its members.
+    final func changeMembers(at index: Int, _ update: (inout Any) -> Void) {
+        defer { noteChangeForObservers(at: index) }
+        keepSavedValue(at: index)
+        func change() {
+            var members = values.take(at: index)
+            update(&members)
+            values[index] = members
+        }
+        if let model {
+            model._$swiftDataWithMutation(of: entity.persistedProperties[index].keyPath, change)
+        } else {
+            change()
+        }
+        noteChange(at: index)
+    }
+
+    /// Before a saved model's slot first changes since the save, its context keeps the value, for a rollback.
+    @inline(__always)
+    private func keepSavedValue(at index: Int) {
+        guard isSaved, !changedSlots.contains(index), let context else { return }
+        context.savedValues.append((self, index, values[index]))
+        // A relationship changed before its related models were read (a load that failed): the save checks such
+        // changes, and only when there are some.
+        if values.holds(UnloadedRelationship.self, at: index) { context.hasChangedUnloadedRelationships = true }
+    }
+
+    /// Records that a slot changed: a new model has nothing to save as a change (it is saved whole); a saved one's
+    /// context learns of its first change.
+    @inline(__always)
+    private func noteChange(at index: Int) {
         guard isSaved else { return }
         let isFirstChange = changedSlots.isEmpty
         changedSlots.insert(index)
@@ -392,8 +422,9 @@ package class ModelStorage {
         let property = entity.persistedProperties[index]
         let current = value(at: index)
         if property.relationshipInfo?.isToMany == true {
-            let remaining = property.relatedModels(in: current).filter { $0 !== other }
-            changeSlot(index, to: property.makeCollection(remaining), observed: true)
+            guard property.holdsMember(other, in: current) else { return }
+            _ = consume current
+            changeMembers(at: index) { property.removeMember(other, from: &$0) }
         } else {
             guard property.relatedModels(in: current).first === other else { return }
             // The owner still holds this model in another relationship that shares this to-one as its inverse.
@@ -414,10 +445,11 @@ package class ModelStorage {
         let property = entity.persistedProperties[index]
         let current = value(at: index)
         if property.relationshipInfo?.isToMany == true {
-            var models = property.relatedModels(in: current)
-            guard !models.contains(where: { $0 === other }) else { return }
-            models.append(other)
-            changeSlot(index, to: property.makeCollection(models), observed: true)
+            // Once per added model: a scan of references, and the members changed in place (the one reference to
+            // them, `current`, is let go first), so that giving one model n members costs O(n) copies, not O(n²).
+            guard !property.holdsMember(other, in: current) else { return }
+            _ = consume current
+            changeMembers(at: index) { property.appendMember(other, to: &$0) }
         } else {
             let previous = property.relatedModels(in: current).first
             guard previous !== other else { return }

@@ -22,12 +22,40 @@ protocol ModelCollectionValue {
     static func makeValue(_ elements: [any PersistentModel]) -> Any
     /// The element type.
     static var elementType: any PersistentModel.Type { get }
+    /// True when `value`, a value of this type, holds `model`; compared by identity, with no copy of the models.
+    static func holds(_ model: AnyObject, in value: Any) -> Bool
+    /// Adds `model` at the end of `value`, a value of this type (anything else counts as empty). The models are
+    /// changed in place: a value whose storage nothing else refers to grows without a copy, so adding n models one
+    /// by one costs O(n), not O(n²).
+    static func append(_ model: any PersistentModel, to value: inout Any)
+    /// Removes every occurrence of `model` from `value`, a value of this type, in place.
+    static func remove(_ model: AnyObject, from value: inout Any)
 }
 
 extension Array: ModelCollectionValue where Element: PersistentModel {
     var modelElements: [any PersistentModel] { self }
     static func makeValue(_ elements: [any PersistentModel]) -> Any { elements.map { exactCast($0, to: Element.self) } }
     static var elementType: any PersistentModel.Type { Element.self }
+
+    static func holds(_ model: AnyObject, in value: Any) -> Bool {
+        guard let models = value as? Self else { return false }
+        return models.contains { $0 === model }
+    }
+
+    static func append(_ model: any PersistentModel, to value: inout Any) {
+        var models = value as? Self ?? []
+        // The slot's reference goes first, so that the array's storage is referred to once and grows in place.
+        value = ()
+        models.append(exactCast(model, to: Element.self))
+        value = models
+    }
+
+    static func remove(_ model: AnyObject, from value: inout Any) {
+        guard var models = value as? Self else { return }
+        value = ()
+        models.removeAll { $0 === model }
+        value = models
+    }
 }
 
 extension Optional: ModelCollectionValue where Wrapped: ModelCollectionValue {
@@ -37,4 +65,29 @@ extension Optional: ModelCollectionValue where Wrapped: ModelCollectionValue {
         Optional(Wrapped.makeValue(elements) as! Wrapped) as Any
     }
     static var elementType: any PersistentModel.Type { Wrapped.elementType }
+
+    static func holds(_ model: AnyObject, in value: Any) -> Bool {
+        guard case .some(.some(let wrapped)) = value as? Self else { return false }
+        return Wrapped.holds(model, in: wrapped)
+    }
+
+    static func append(_ model: any PersistentModel, to value: inout Any) {
+        var wrapped = Wrapped.makeValue([])
+        // In a scope of its own, so that `current` no longer refers to the storage once the slot lets go of it.
+        do { if let current = value as? Wrapped { wrapped = current } }
+        value = ()
+        Wrapped.append(model, to: &wrapped)
+        value = Optional(wrapped as! Wrapped) as Any
+    }
+
+    static func remove(_ model: AnyObject, from value: inout Any) {
+        var wrapped: Any
+        do {
+            guard let current = value as? Wrapped else { return }
+            wrapped = current
+        }
+        value = ()
+        Wrapped.remove(model, from: &wrapped)
+        value = Optional(wrapped as! Wrapped) as Any
+    }
 }

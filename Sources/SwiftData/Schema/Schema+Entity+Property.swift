@@ -130,6 +130,25 @@ extension Schema.Entity {
             return collectionType.makeValue(models)
         }
 
+        /// True when a to-many value of this property holds `model`.
+        package func holdsMember(_ model: AnyObject, in value: Any) -> Bool {
+            guard let collectionType else { return relatedModels(in: value).contains { $0 === model } }
+            return collectionType.holds(model, in: value)
+        }
+
+        /// Adds `model` at the end of a to-many value of this property, in place (see
+        /// `ModelCollectionValue.append(_:to:)`).
+        package func appendMember(_ model: any PersistentModel, to value: inout Any) {
+            guard let collectionType else { return value = relatedModels(in: value) + [model] }
+            collectionType.append(model, to: &value)
+        }
+
+        /// Removes `model` from a to-many value of this property, in place.
+        package func removeMember(_ model: AnyObject, from value: inout Any) {
+            guard let collectionType else { return value = relatedModels(in: value).filter { $0 !== model } }
+            collectionType.remove(model, from: &value)
+        }
+
         /// The models a relationship value refers to.
         package func relatedModels(in value: Any) -> [any PersistentModel] {
             if let collection = value as? any ModelCollectionValue { return collection.modelElements }

@@ -22,6 +22,8 @@ package final class CompositeCodec: @unchecked Sendable {
 
     package let leaves: [Leaf]
     private let leafNames: Set<String>
+    /// The leaves by key, for decoding.
+    private let tree: CompositeLeafTree
     /// What `path(of:on:under:)` found for each key path and prefix; nil answers are kept too.
     private let knownPaths = Locked<[PathQuestion: [String]?]>([:])
     private let decodeValue: (any Decoder) throws -> Any
@@ -30,6 +32,7 @@ package final class CompositeCodec: @unchecked Sendable {
     private init<T: Codable>(_: T.Type, leaves: [Leaf]) {
         self.leaves = leaves
         self.leafNames = Set(leaves.map(\.name))
+        self.tree = CompositeLeafTree(leaves.map(\.path))
         self.decodeValue = { try T(from: $0) }
         self.encodeValue = { try ($0 as! T).encode(to: $1) }
     }
@@ -81,7 +84,8 @@ package final class CompositeCodec: @unchecked Sendable {
         var base: [String: Any] = [:]
         for leaf in candidates { base[leaf.name] = leaf.samples.first }
         func read(_ values: [String: Any]) -> Any? {
-            guard let instance = try? Structure(from: FlatDecoder(values: values, path: prefix)) else { return nil }
+            let decoder = CompositeDecoder(tree.values(named: values, leaves: leaves), at: prefix)
+            guard let instance = try? Structure(from: decoder) else { return nil }
             return instance[keyPath: keyPath]
         }
         guard let reference = read(base) else { return nil }
@@ -111,7 +115,8 @@ package final class CompositeCodec: @unchecked Sendable {
             if isLeaf {
                 stored = values[first.name]
             } else if let nested = type(of: value) as? any Decodable.Type {
-                stored = try? nested.init(from: FlatDecoder(values: values, path: found))
+                stored = try? nested.init(
+                    from: CompositeDecoder(tree.values(named: values, leaves: leaves), at: found))
             } else {
                 stored = nil
             }
@@ -149,11 +154,10 @@ package final class CompositeCodec: @unchecked Sendable {
 
     /// The structure whose leaves have the given SQL values.
     package func decode(_ values: ArraySlice<SQLValue>) throws -> Any {
-        var decoded: [String: Any] = [:]
-        for (leaf, value) in zip(leaves, values) where value != .null {
-            decoded[leaf.name] = try leaf.codec.decode(value)
-        }
-        return try decodeValue(FlatDecoder(values: decoded, path: []))
+        var decoded: [Any?] = []
+        decoded.reserveCapacity(leaves.count)
+        for (leaf, value) in zip(leaves, values) { decoded.append(value == .null ? nil : try leaf.codec.decode(value)) }
+        return try decodeValue(CompositeDecoder(CompositeLeafValues(tree: tree, values: decoded), at: []))
     }
 }
 
@@ -163,11 +167,11 @@ private final class CompositeProbe {
 }
 
 /// Raised by the probe when a type is not a plain structure.
-private struct NotComposite: Error {}
+struct NotComposite: Error {}
 
 /// Storable values of a leaf type, the first for the probe to hand back, two different ones where the type has
 /// them; nil when the type is not a leaf.
-private func leafSamples(_ type: Any.Type) -> (ValueCodec, [Any])? {
+func leafSamples(_ type: Any.Type) -> (ValueCodec, [Any])? {
     switch type {
     case is String.Type: return (.string, ["", "a"])
     case is Bool.Type: return (.bool, [false, true])
@@ -445,140 +449,5 @@ private struct FlatKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
     }
     package mutating func superEncoder(forKey key: Key) -> any Encoder {
         FlatEncoder(storage: storage, path: path + [key.stringValue], leafNames: leafNames)
-    }
-}
-
-// MARK: - Decoding
-
-private struct FlatDecoder: Decoder {
-    package let values: [String: Any]
-    package let path: [String]
-    package var codingPath: [any CodingKey] { [] }
-    package var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(FlatKeyedDecoder<Key>(values: values, path: path))
-    }
-    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NotComposite() }
-    package func singleValueContainer() throws -> any SingleValueDecodingContainer { throw NotComposite() }
-}
-
-private struct FlatKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    package let values: [String: Any]
-    package let path: [String]
-    package var codingPath: [any CodingKey] { [] }
-    package var allKeys: [Key] {
-        let prefix = path.isEmpty ? "" : path.joined(separator: ".") + "."
-        let names = Set(
-            values.keys.filter { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).split(separator: ".")[0] })
-        return names.compactMap { Key(stringValue: String($0)) }
-    }
-
-    private func name(_ key: Key) -> String { (path + [key.stringValue]).joined(separator: ".") }
-
-    private func hasNested(_ key: Key) -> Bool {
-        let prefix = name(key) + "."
-        return values.keys.contains { $0.hasPrefix(prefix) }
-    }
-
-    package func contains(_ key: Key) -> Bool { values[name(key)] != nil || hasNested(key) }
-    package func decodeNil(forKey key: Key) throws -> Bool { !contains(key) }
-
-    package func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if let value = values[name(key)] {
-            guard let typed = value as? T else {
-                throw DecodingError.typeMismatch(T.self, .init(codingPath: [key], debugDescription: "stored \(value)"))
-            }
-            return typed
-        }
-        if leafSamples(T.self) != nil {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: [key], debugDescription: "column \(name(key)) is NULL"))
-        }
-        return try T(from: FlatDecoder(values: values, path: path + [key.stringValue]))
-    }
-
-    package func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard contains(key) else { return nil }
-        return try decode(T.self, forKey: key)
-    }
-
-    package func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeLeaf(key) }
-    package func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeLeaf(key) }
-    package func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeLeaf(key) }
-    package func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeLeaf(key) }
-    package func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeLeaf(key) }
-    package func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeLeaf(key) }
-    package func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeLeaf(key) }
-    package func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeLeaf(key) }
-    package func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeLeaf(key) }
-    package func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeLeaf(key) }
-    package func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeLeaf(key) }
-    package func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeLeaf(key) }
-    package func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeLeaf(key) }
-    package func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeLeaf(key) }
-    package func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    package func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-
-    private func decodeLeaf<T>(_ key: Key) throws -> T {
-        guard let value = values[name(key)] else {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: [key], debugDescription: "column \(name(key)) is NULL"))
-        }
-        guard let typed = value as? T else {
-            throw DecodingError.typeMismatch(T.self, .init(codingPath: [key], debugDescription: "stored \(value)"))
-        }
-        return typed
-    }
-
-    package func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
-        -> KeyedDecodingContainer<NestedKey>
-    {
-        KeyedDecodingContainer(FlatKeyedDecoder<NestedKey>(values: values, path: path + [key.stringValue]))
-    }
-    package func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw NotComposite() }
-    package func superDecoder() throws -> any Decoder { FlatDecoder(values: values, path: path) }
-    package func superDecoder(forKey key: Key) throws -> any Decoder {
-        FlatDecoder(values: values, path: path + [key.stringValue])
     }
 }

@@ -1,0 +1,107 @@
+import Foundation
+import SwiftData
+import Testing
+
+/// Setting a to-one relationship adds the model to its inverse to-many, and moving it takes it out of the old one.
+/// The members change in place: giving one model n members one by one must not copy them n times.
+@Suite struct InverseMembersTests {
+    /// How many times the storage of the members moved while `count` models joined through their to-one side. A
+    /// copy of the members per added model moves it every time; growing in place, only when its capacity is
+    /// exhausted, about log₂(count) times.
+    private func storageMoves<Member>(count: Int, add: (Int) -> Void, members: () -> [Member]) -> Int {
+        var moves = 0
+        var address: UInt?
+        for number in 0..<count {
+            add(number)
+            let current = members().withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            if current != address { moves += 1 }
+            address = current
+        }
+        return moves
+    }
+
+    @Test func membersGrowInPlaceAsModelsJoinThroughTheirToOneSide() throws {
+        let context = ModelContext(try makeInMemoryContainer(Airport.self))
+        let airport = Airport(code: "AMS")
+        context.insert(airport)
+        let moves = storageMoves(
+            count: 300, add: { Flight(number: "KL\($0)").origin = airport }, members: { airport.departures })
+        #expect(moves < 30)
+        #expect(airport.departures.map(\.number) == (0..<300).map { "KL\($0)" })
+        try context.save()
+        let stored = try ModelContext(context.container).fetch(FetchDescriptor<Airport>())
+        #expect(stored.first?.departures.count == 300)
+    }
+
+    @Test func optionalMembersGrowInPlaceToo() throws {
+        let context = ModelContext(try makeInMemoryContainer(Album.self))
+        let album = Album(title: "Summer")
+        context.insert(album)
+        let moves = storageMoves(
+            count: 300, add: { Photo(caption: "\($0)").album = album }, members: { album.photos ?? [] })
+        #expect(moves < 30)
+        #expect(album.photos?.map(\.caption) == (0..<300).map { "\($0)" })
+    }
+
+    /// Moving models between owners keeps the order of the rest on both sides, and setting the same owner again
+    /// adds nothing.
+    @Test func movingModelsKeepsBothSidesInOrder() throws {
+        let context = ModelContext(try makeInMemoryContainer(Airport.self))
+        let amsterdam = Airport(code: "AMS")
+        let lisbon = Airport(code: "LIS")
+        context.insert(amsterdam)
+        context.insert(lisbon)
+        let flights = (0..<50).map { Flight(number: "\($0)") }
+        for flight in flights { flight.origin = amsterdam }
+        for flight in flights { flight.origin = amsterdam }
+        #expect(amsterdam.departures.count == 50)
+        for (number, flight) in flights.enumerated() where number.isMultiple(of: 2) { flight.origin = lisbon }
+        #expect(amsterdam.departures.map(\.number) == (0..<50).filter { !$0.isMultiple(of: 2) }.map { "\($0)" })
+        #expect(lisbon.departures.map(\.number) == (0..<50).filter { $0.isMultiple(of: 2) }.map { "\($0)" })
+        flights[1].origin = nil
+        #expect(amsterdam.departures.count == 24)
+        #expect(!amsterdam.departures.contains { $0 === flights[1] })
+        try context.save()
+
+        let other = ModelContext(context.container)
+        let stored = try other.fetch(FetchDescriptor<Airport>(sortBy: [SortDescriptor(\.code)]))
+        #expect(stored.map { $0.departures.count } == [24, 25])
+    }
+
+    /// The members a saved model had are what a rollback restores, however many joined in place since.
+    @Test func rollbackRestoresTheSavedMembers() throws {
+        let context = ModelContext(try makeInMemoryContainer(Airport.self))
+        let airport = Airport(code: "AMS")
+        context.insert(airport)
+        for number in 0..<3 { Flight(number: "\(number)").origin = airport }
+        try context.save()
+        let saved = airport.departures.map(\.number)
+
+        for number in 3..<10 { Flight(number: "\(number)").origin = airport }
+        airport.departures.first?.origin = nil
+        #expect(airport.departures.count == 9)
+        context.rollback()
+        #expect(airport.departures.map(\.number).sorted() == saved.sorted())
+    }
+
+    /// Undoing the to-one change takes the model out of the members again.
+    @Test func undoTakesTheModelOutOfTheMembers() throws {
+        let context = ModelContext(try makeInMemoryContainer(Airport.self))
+        let undoManager = UndoManager()
+        context.undoManager = undoManager
+        let airport = Airport(code: "AMS")
+        context.insert(airport)
+        let first = Flight(number: "1")
+        first.origin = airport
+        try context.save()
+        context.processPendingChanges()
+        undoManager.removeAllActions()
+
+        let second = Flight(number: "2")
+        second.origin = airport
+        context.processPendingChanges()
+        #expect(airport.departures.map(\.number) == ["1", "2"])
+        undoManager.undo()
+        #expect(airport.departures.map(\.number) == ["1"])
+    }
+}
