@@ -41,6 +41,12 @@ extension ModelContext {
     /// makes, or another context makes meanwhile, does not show in the batches that follow. A model this context
     /// holds already is delivered as it holds it, not set back to the state the cursor reads.
     ///
+    /// On other stores, an enumeration with no sort, of a context with no unsaved changes, reads each batch after
+    /// the last identifier of the one before. Any other reads the identifiers of the matching models first, unsaved
+    /// models included, and then their models a batch at a time: each model that matched when the enumeration
+    /// began is delivered once, in the descriptor's order then, even when the block changes what it is sorted by,
+    /// and a model deleted before its turn (by the block, or by a save elsewhere) is left out.
+    ///
     /// - Throws: `SwiftDataError.includePendingChangesWithBatchSize`'s sibling rule: when the context has unsaved
     ///   changes and `allowEscapingMutations` is false, this throws `SwiftDataError.modelValidationFailure` rather
     ///   than enumerate over a dirty context; also what the block throws.
@@ -111,22 +117,60 @@ extension ModelContext {
                 // which evaluates the predicate in memory (or throws the typed error when that is not allowed).
             }
         }
+        // Otherwise (a sort the store runs, unsaved changes, what only Swift evaluates), the matching identifiers
+        // are read once, unsaved models included, and then their models a batch at a time: every row is read
+        // once, where paging by offset read each batch's preceding rows again, and each model that matched is
+        // delivered once, however the block changes the order.
         var descriptor = fetch
-        let start = (fetch.fetchOffset ?? 0) + delivered
-        let end = fetch.fetchLimit.map { (fetch.fetchOffset ?? 0) + $0 }
-        var offset = start
+        descriptor.fetchOffset = (fetch.fetchOffset ?? 0) + delivered
+        if let limit = fetch.fetchLimit {
+            guard limit > delivered else { return }
+            descriptor.fetchLimit = limit - delivered
+        }
+        let identifiers = try FetchPlan(descriptor: descriptor, context: self).identifiers()
+        var unsaved: [PersistentIdentifier: any PersistentModel] = [:]
+        if identifiers.contains(where: \.isTemporary) {
+            for model in inserted.models where model.storage.identifier.isTemporary {
+                unsaved[model.storage.identifier] = model
+            }
+        }
         let size = max(1, batchSize)
-        while end.map({ offset < $0 }) ?? true {
-            descriptor.fetchOffset = offset
-            descriptor.fetchLimit = end.map { min(size, $0 - offset) } ?? size
-            let batch = try self.fetch(descriptor)
-            for model in batch { try block(model) }
-            if batch.count < descriptor.fetchLimit! { break }
-            offset += batch.count
+        for start in stride(from: 0, to: identifiers.count, by: size) {
+            let batch = identifiers[start..<min(start + size, identifiers.count)]
+            for model in try existingModels(for: batch, unsaved: unsaved) {
+                guard let model = model as? T else {
+                    // Unreachable: the identifiers were read by a fetch of `T`.
+                    preconditionFailure("\(model.storage.identifier) is not the identifier of a \(T.self)")
+                }
+                try block(model)
+            }
         }
     }
 
     // MARK: - Internal
+
+    /// The models of identifiers a fetch read, in their order: unsaved ones from `unsaved`, the others as this
+    /// context holds them or read in one query per entity. Those deleted since, in this context or in the store,
+    /// are left out.
+    func existingModels(
+        for identifiers: ArraySlice<PersistentIdentifier>, unsaved: [PersistentIdentifier: any PersistentModel]
+    ) throws -> [any PersistentModel] {
+        var stored: [String: [PersistentIdentifier]] = [:]
+        for identifier in identifiers where !identifier.isTemporary {
+            stored[identifier.entityName, default: []].append(identifier)
+        }
+        var found: [PersistentIdentifier: any PersistentModel] = [:]
+        for (entityName, wanted) in stored {
+            guard let entity = container.schema.modelEntitiesByName[entityName] else { continue }
+            found.merge(try modelsByIdentifier(of: entity, identifiers: wanted)) { first, _ in first }
+        }
+        return identifiers.compactMap { identifier in
+            guard let model = unsaved[identifier] ?? found[identifier],
+                !model.storage.isDeleted, !deleted.contains(model)
+            else { return nil }
+            return model
+        }
+    }
 
     /// The model with an identifier: registered, or loaded from its store; nil when no such row exists.
     ///

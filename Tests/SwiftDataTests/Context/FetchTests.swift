@@ -119,6 +119,44 @@ final class Note {
         }
     }
 
+    /// A block that changes what the enumeration sorts by moves no model into a later batch and none out of it:
+    /// each model that matched is delivered once, in the order it had when the enumeration began.
+    @Test func enumerateDeliversEachModelOnceWhenTheBlockChangesTheOrder() throws {
+        let context = try seededContext()
+        var names: [String] = []
+        try context.enumerate(
+            FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: 2, allowEscapingMutations: true
+        ) { trip in
+            names.append(trip.name)
+            trip.name = "z" + trip.name
+        }
+        #expect(names == ["Lyon", "Nice", "Oslo", "Paris", "Rome"])
+    }
+
+    /// Over a context with unsaved changes: an inserted model takes its place, a deleted one is left out, and so
+    /// is one the block deletes before its turn; offset and limit count as a fetch counts them.
+    @Test func enumerateOverUnsavedChangesMatchesFetch() throws {
+        let context = try seededContext()
+        context.insert(Trip(name: "Bern", destination: "Switzerland"))
+        let rome = try #require(try context.fetch(FetchDescriptor<Trip>()).first { $0.name == "Rome" })
+        context.delete(rome)
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        var names: [String] = []
+        try context.enumerate(descriptor, batchSize: 2, allowEscapingMutations: true) { names.append($0.name) }
+        #expect(names == ["Bern", "Lyon", "Nice", "Oslo", "Paris"])
+
+        descriptor.fetchOffset = 1
+        descriptor.fetchLimit = 3
+        names = []
+        try context.enumerate(descriptor, batchSize: 2, allowEscapingMutations: true) { trip in
+            names.append(trip.name)
+            if trip.name == "Lyon" {
+                context.delete(try #require(try context.fetch(FetchDescriptor<Trip>()).first { $0.name == "Oslo" }))
+            }
+        }
+        #expect(names == ["Lyon", "Nice"])
+    }
+
     @Test func deleteWhereRemovesMatchingModels() throws {
         let context = try seededContext()
         try context.delete(model: Trip.self, where: #Predicate { $0.destination == "France" })
