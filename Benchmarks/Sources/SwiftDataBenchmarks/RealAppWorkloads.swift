@@ -195,4 +195,50 @@ extension Workloads {
         return measure(
             "W15", "fetch \(count) with an enum, optional, Codable struct, to-one (touch all)", raw: raw, ours: ours)
     }
+
+    // MARK: - W17 one owner's many members
+
+    /// Gives one parent `sizes.rows / 5` children through each child's to-one side (the inverse to-many keeps up),
+    /// then saves; raw inserts the parent and the children's rows, each naming the parent.
+    func oneParentManyChildren() throws -> Measurement {
+        let count = sizes.rows / 5
+        var db: RawSQLite?
+        let raw = harness.median(setup: {
+            db = RawSQLite(path: scratchDirectory().appendingPathComponent("raw.sqlite").path)
+            db?.exec(
+                "CREATE TABLE parents (id INTEGER PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE children "
+                    + "(id INTEGER PRIMARY KEY, value INTEGER NOT NULL, parent INTEGER); "
+                    + "CREATE INDEX children_parent ON children (parent)")
+        }) {
+            guard let db else { return }
+            db.exec("BEGIN")
+            db.exec("INSERT INTO parents (id, name) VALUES (1, 'parent')")
+            let insert = db.prepare("INSERT INTO children (value, parent) VALUES (?, 1)")
+            for value in 0..<count {
+                sqlite3_bind_int64(insert, 1, Int64(value))
+                sqlite3_step(insert)
+                sqlite3_reset(insert)
+            }
+            sqlite3_finalize(insert)
+            db.exec("COMMIT")
+        }
+        var container: ModelContainer?
+        let ours = try harness.median(setup: {
+            container = try ModelContainer(
+                for: BenchParent.self, BenchChild.self,
+                configurations: ModelConfiguration(url: scratchDirectory().appendingPathComponent("ours.store")))
+        }) {
+            guard let container else { return }
+            let context = ModelContext(container)
+            let parent = BenchParent(name: "parent")
+            context.insert(parent)
+            for value in 0..<count {
+                let child = BenchChild(value: value)
+                child.parent = parent
+            }
+            try context.save()
+            blackHole(parent.children.count)
+        }
+        return measure("W17", "one parent given \(count) children by child.parent + save", raw: raw, ours: ours)
+    }
 }

@@ -45,6 +45,7 @@ if let comparedPath {
     if wanted("W11") { results += try workloads.liveResults() }
     if wanted("W13", "W14", "W16") { results += try workloads.realAppPaths() }
     if wanted("W15") { results.append(try workloads.richEntity()) }
+    if wanted("W17") { results.append(try workloads.oneParentManyChildren()) }
     let postgreSQL = value(of: "--postgresql") ?? ProcessInfo.processInfo.environment["SWIFTDATA_POSTGRESQL_URL"]
     if let server = postgreSQL.flatMap(URL.init(string:)), wanted("PG") {
         results += try PostgreSQLWorkloads(server: server, sizes: quick ? .quick : .full, harness: workloads.harness)

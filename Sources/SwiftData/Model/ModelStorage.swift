@@ -305,9 +305,9 @@ package class ModelStorage {
     final func setRelationship(at index: Int, to newValue: Any) {
         guard !isAwaitingRow else { return }
         ensureSlots()
-        if !(values[index] is Unset) { registerUndo(at: index) }
-        let oldValue =
-            values[index] is Unset ? entity.persistedProperties[index].emptyRelationshipValue : value(at: index)
+        let wasUnset = values.holds(Unset.self, at: index)
+        if !wasUnset { registerUndo(at: index) }
+        let oldValue = wasUnset ? entity.persistedProperties[index].emptyRelationshipValue : value(at: index)
         let normalized = entity.persistedProperties[index].normalizedRelationshipValue(newValue)
         changeSlot(index, to: normalized, notifiesObservers: false)
         if model == nil {
@@ -443,11 +443,17 @@ package class ModelStorage {
     /// slot, the previous target loses this model from its own side.
     final func addToSlot(_ index: Int, _ other: any PersistentModel) {
         let property = entity.persistedProperties[index]
+        ensureSlots()
+        let wasLoaded = !values.holds(UnloadedRelationship.self, at: index)
         let current = value(at: index)
         if property.relationshipInfo?.isToMany == true {
-            // Once per added model: a scan of references, and the members changed in place (the one reference to
-            // them, `current`, is let go first), so that giving one model n members costs O(n) copies, not O(n²).
-            guard !property.holdsMember(other, in: current) else { return }
+            // The members change in place (the one other reference to them, `current`, is let go first), so that
+            // giving one model n members costs O(n), not a copy of them per added model. A model no save has
+            // stored yet can be among members loaded before only through changes made in memory, which keep both
+            // sides consistent: only a saved one (members read from the store, or refreshed by another context's
+            // save, may hold it) or members loaded just now are scanned for it.
+            let mayHold = !wasLoaded || other.storage.isSaved
+            guard !mayHold || !property.holdsMember(other, in: current) else { return }
             _ = consume current
             changeMembers(at: index) { property.appendMember(other, to: &$0) }
         } else {

@@ -22,6 +22,8 @@ protocol ModelCollectionValue {
     static func makeValue(_ elements: [any PersistentModel]) -> Any
     /// The element type.
     static var elementType: any PersistentModel.Type { get }
+    /// The models of `value` when it is a value of this type (empty for `nil`); nil when it is not.
+    static func models(in value: Any) -> [any PersistentModel]?
     /// True when `value`, a value of this type, holds `model`; compared by identity, with no copy of the models.
     static func holds(_ model: AnyObject, in value: Any) -> Bool
     /// Adds `model` at the end of `value`, a value of this type (anything else counts as empty). The models are
@@ -37,9 +39,23 @@ extension Array: ModelCollectionValue where Element: PersistentModel {
     static func makeValue(_ elements: [any PersistentModel]) -> Any { elements.map { exactCast($0, to: Element.self) } }
     static var elementType: any PersistentModel.Type { Element.self }
 
+    static func models(in value: Any) -> [any PersistentModel]? {
+        (value as? Self)?.modelElements
+    }
+
     static func holds(_ model: AnyObject, in value: Any) -> Bool {
         guard let models = value as? Self else { return false }
-        return models.contains { $0 === model }
+        // Each element is one reference to a model: the scan compares the references' bits, in a loop that is not
+        // generic (`contains(where:)` here is the standard library's unspecialized one, a call per element).
+        let wanted = UnsafeRawPointer(Unmanaged.passUnretained(model).toOpaque())
+        return models.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                if bytes.load(fromByteOffset: offset, as: UnsafeRawPointer.self) == wanted { return true }
+                offset += MemoryLayout<UnsafeRawPointer>.stride
+            }
+            return false
+        }
     }
 
     static func append(_ model: any PersistentModel, to value: inout Any) {
@@ -65,6 +81,10 @@ extension Optional: ModelCollectionValue where Wrapped: ModelCollectionValue {
         Optional(Wrapped.makeValue(elements) as! Wrapped) as Any
     }
     static var elementType: any PersistentModel.Type { Wrapped.elementType }
+
+    static func models(in value: Any) -> [any PersistentModel]? {
+        (value as? Self)?.modelElements
+    }
 
     static func holds(_ model: AnyObject, in value: Any) -> Bool {
         guard case .some(.some(let wrapped)) = value as? Self else { return false }

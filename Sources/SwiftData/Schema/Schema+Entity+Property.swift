@@ -21,6 +21,10 @@ extension Schema.Entity {
         /// The property's type as a collection of models, for to-many relationships; looked up once, as the cast
         /// is a search of the type's conformances.
         private let collectionType: (any ModelCollectionValue.Type)?
+        /// For a to-one relationship: its target in a value of the property (a model, or an optional one), found
+        /// with a cast to the destination class, a comparison of class metadata, where a cast to
+        /// `any PersistentModel` searched the value's conformances on every call.
+        private let toOneTarget: ((Any) -> (any PersistentModel)?)?
         /// True for attributes declared with `.externalStorage`. Stored, since every save asks it of every value.
         package let usesExternalStorage: Bool
         /// True for attributes stored as a composite (one column per leaf), optional or not.
@@ -69,6 +73,7 @@ extension Schema.Entity {
                     isToMany: isToMany
                 )
                 self.codec = nil
+                self.toOneTarget = isToMany ? nil : Self.targetCast(to: destinationType)
             } else {
                 let declared = metadata.metadata as? Schema.Attribute ?? Schema.Attribute()
                 let codec: ValueCodec?
@@ -89,6 +94,7 @@ extension Schema.Entity {
                     leaves: codec?.compositeLeaves
                 )
                 self.relationshipInfo = nil
+                self.toOneTarget = nil
                 self.codec = codec
             }
             self.usesExternalStorage =
@@ -149,8 +155,17 @@ extension Schema.Entity {
             collectionType.remove(model, from: &value)
         }
 
+        private static func targetCast(to destination: any PersistentModel.Type) -> (Any) -> (any PersistentModel)? {
+            func cast<Destination: PersistentModel>(_: Destination.Type) -> (Any) -> (any PersistentModel)? {
+                { $0 as? Destination }
+            }
+            return cast(destination)
+        }
+
         /// The models a relationship value refers to.
         package func relatedModels(in value: Any) -> [any PersistentModel] {
+            if let toOneTarget { return toOneTarget(value).map { [$0] } ?? [] }
+            if let collectionType, let models = collectionType.models(in: value) { return models }
             if let collection = value as? any ModelCollectionValue { return collection.modelElements }
             if let model = unwrappedValue(value) as? any PersistentModel { return [model] }
             return []

@@ -38,7 +38,10 @@ extension ModelStorage {
         let storage = self
         if let encoded = slotEncodedValue(of: property) { return try values.append(encoded) }
         let value = storage.values[property.index]
-        if value is ModelStorage.NotFetched || value is ModelStorage.UnloadedRelationship {
+        // The markers are told apart by their metadata: a cast of a model to each marker type cost a call into the
+        // run time per marker, for every row a save writes.
+        let held = heldType(of: value)
+        if held == ModelStorage.NotFetched.self || held == ModelStorage.UnloadedRelationship.self {
             // Only a change writes a column, and a change replaces the marker: this is a bug, not bad data.
             throw SwiftDataError(
                 .modelValidationFailure,
@@ -46,13 +49,12 @@ extension ModelStorage {
                 entityName: storage.entity.name)
         }
         if property.relationshipInfo != nil {
-            switch value {
-            case let fault as ModelStorage.ToOneFault:
-                let key = fault.target?.primaryKey
+            if held == ModelStorage.ToOneFault.self {
+                let key = (value as! ModelStorage.ToOneFault).target?.primaryKey
                 try values.append(key.map { .integer($0) } ?? .null)
-            case is ModelStorage.Unset:
+            } else if held == ModelStorage.Unset.self {
                 try values.append(.null)
-            default:
+            } else {
                 guard let target = property.relatedModels(in: value).first, !target.storage.isDeleted,
                     let key = keyOf(target.storage)
                 else {
@@ -64,7 +66,7 @@ extension ModelStorage {
             return
         }
         let codec = property.codec!
-        if heldType(of: value) == ModelStorage.Unset.self {
+        if held == ModelStorage.Unset.self {
             if property.isOptional {
                 try values.append(contentsOf: repeatElement(.null, count: codec.columnShapes.count))
                 return
