@@ -68,6 +68,41 @@ import Testing
         #expect(stored.map { $0.departures.count } == [24, 25])
     }
 
+    /// Saved models moved away and back, in a context that read the members from the store, or reads them only
+    /// when a model comes back, are among them once.
+    @Test func savedModelsMovedBackAreAmongTheMembersOnce() throws {
+        let container = try makeInMemoryContainer(Airport.self)
+        let writer = ModelContext(container)
+        let amsterdam = Airport(code: "AMS")
+        let lisbon = Airport(code: "LIS")
+        writer.insert(amsterdam)
+        writer.insert(lisbon)
+        for number in 0..<5 { Flight(number: "\(number)").origin = amsterdam }
+        try writer.save()
+
+        let loaded = ModelContext(container)
+        let airports = try loaded.fetch(FetchDescriptor<Airport>(sortBy: [SortDescriptor(\.code)]))
+        #expect(airports[0].departures.count == 5)
+        for flight in airports[0].departures { flight.origin = airports[1] }
+        for flight in airports[1].departures { flight.origin = airports[0] }
+        #expect(airports[0].departures.count == 5)
+        #expect(Set(airports[0].departures.map(\.number)).count == 5)
+        #expect(airports[1].departures.isEmpty)
+
+        // The flights first, their origin's members unread until a flight comes back.
+        let unread = ModelContext(container)
+        let flights = try unread.fetch(FetchDescriptor<Flight>(sortBy: [SortDescriptor(\.number)]))
+        let other = try #require(try unread.fetch(FetchDescriptor<Airport>()).first { $0.code == "LIS" })
+        let origin = try #require(flights[0].origin)
+        flights[0].origin = other
+        flights[0].origin = origin
+        #expect(origin.departures.count == 5)
+        #expect(origin.departures.filter { $0 === flights[0] }.count == 1)
+        try unread.save()
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Airport>(sortBy: [SortDescriptor(\.code)]))
+        #expect(stored.map { $0.departures.count } == [5, 0])
+    }
+
     /// The members a saved model had are what a rollback restores, however many joined in place since.
     @Test func rollbackRestoresTheSavedMembers() throws {
         let context = ModelContext(try makeInMemoryContainer(Airport.self))
