@@ -45,7 +45,9 @@ extension ModelContext {
     /// the last identifier of the one before. Any other reads the identifiers of the matching models first, unsaved
     /// models included, and then their models a batch at a time: each model that matched when the enumeration
     /// began is delivered once, in the descriptor's order then, even when the block changes what it is sorted by,
-    /// and a model deleted before its turn (by the block, or by a save elsewhere) is left out.
+    /// and a model deleted before its turn (by the block, or by a save elsewhere before its batch is read) is left
+    /// out. These batches read whole rows, whatever `propertiesToFetch` names; the relationships the descriptor
+    /// prefetches are read for each batch.
     ///
     /// - Throws: `SwiftDataError.includePendingChangesWithBatchSize`'s sibling rule: when the context has unsaved
     ///   changes and `allowEscapingMutations` is false, this throws `SwiftDataError.modelValidationFailure` rather
@@ -127,7 +129,9 @@ extension ModelContext {
             guard limit > delivered else { return }
             descriptor.fetchLimit = limit - delivered
         }
-        let identifiers = try FetchPlan(descriptor: descriptor, context: self).identifiers()
+        applyExternalChanges()
+        let rest = try FetchPlan(descriptor: descriptor, context: self)
+        let identifiers = try rest.identifiers()
         var unsaved: [PersistentIdentifier: any PersistentModel] = [:]
         if identifiers.contains(where: \.isTemporary) {
             for model in inserted.models where model.storage.identifier.isTemporary {
@@ -136,14 +140,20 @@ extension ModelContext {
         }
         let size = max(1, batchSize)
         for start in stride(from: 0, to: identifiers.count, by: size) {
-            let batch = identifiers[start..<min(start + size, identifiers.count)]
-            for model in try existingModels(for: batch, unsaved: unsaved) {
+            // Saves elsewhere since the last batch show, as they do to a fetch: a model deleted meanwhile is left out.
+            applyExternalChanges()
+            let batch = try existingModels(
+                for: identifiers[start..<min(start + size, identifiers.count)], unsaved: unsaved
+            )
+            .map { model in
                 guard let model = model as? T else {
                     // Unreachable: the identifiers were read by a fetch of `T`.
                     preconditionFailure("\(model.storage.identifier) is not the identifier of a \(T.self)")
                 }
-                try block(model)
+                return model
             }
+            try rest.prefetchRelationships(of: batch)
+            for model in batch where !model.storage.isDeleted && !deleted.contains(model) { try block(model) }
         }
     }
 

@@ -130,7 +130,7 @@ struct FetchPlan<T: PersistentModel> {
     ///
     /// - Throws: `SwiftDataError.unsupportedKeyPath` for a key path that is not a relationship, and what loading
     ///   them throws.
-    private func prefetchRelationships(of models: [T]) throws {
+    func prefetchRelationships(of models: [T]) throws {
         for keyPath in descriptor.relationshipKeyPathsForPrefetching {
             guard let index = entity.indexIfPersisted(keyPath), entity.persistedProperties[index].isRelationship else {
                 throw SwiftDataError(

@@ -139,7 +139,11 @@ package class ModelStorage {
         let pending = slotsAwaitingInverse
         slotsAwaitingInverse = []
         for index in pending {
-            updateInverse(of: index, from: entity.persistedProperties[index].emptyRelationshipValue, to: values[index])
+            // The other side may have listed this model meanwhile (`child.parent = p` in the child's initializer,
+            // then `p.children.append(child)`): its members are looked through before this model joins them.
+            updateInverse(
+                of: index, from: entity.persistedProperties[index].emptyRelationshipValue, to: values[index],
+                targetsMayHoldThis: true)
         }
     }
 
@@ -374,7 +378,7 @@ package class ModelStorage {
 
     /// Updates the inverse side of a relationship slot after it changed from `oldValue` to `newValue`, and inserts
     /// newly linked models into this model's context.
-    final func updateInverse(of index: Int, from oldValue: Any, to newValue: Any) {
+    final func updateInverse(of index: Int, from oldValue: Any, to newValue: Any, targetsMayHoldThis: Bool = false) {
         guard let model else { return }
         let property = entity.persistedProperties[index]
         let oldTargets = property.relatedModels(in: oldValue)
@@ -382,7 +386,11 @@ package class ModelStorage {
         let oldSet = Set(oldTargets.map { ObjectIdentifier($0) })
         let newSet = Set(newTargets.map { ObjectIdentifier($0) })
 
+        // A target whose own inverses were waiting for it to be bound (set in its initializer) may list this model
+        // once `adopt` binds it: its members are looked through before this model joins them.
+        var boundNow: Set<ObjectIdentifier> = []
         for target in newTargets where !oldSet.contains(ObjectIdentifier(target)) {
+            if !target.storage.slotsAwaitingInverse.isEmpty { boundNow.insert(ObjectIdentifier(target)) }
             adopt(target)
         }
         guard let info = property.relationshipInfo else { return }
@@ -392,7 +400,9 @@ package class ModelStorage {
         // A to-one that several relationships share as their inverse joins none of them (see `sharedInverses`).
         guard let inverse = info.inverse else { return }
         for target in newTargets where !oldSet.contains(ObjectIdentifier(target)) {
-            target.storage.addToSlot(inverse.index, model)
+            target.storage.addToSlot(
+                inverse.index, model,
+                mayHoldAlready: targetsMayHoldThis || boundNow.contains(ObjectIdentifier(target)))
         }
     }
 
@@ -441,7 +451,7 @@ package class ModelStorage {
 
     /// Adds `model` to this storage's relationship slot (the inverse side of a change elsewhere). For a to-one
     /// slot, the previous target loses this model from its own side.
-    final func addToSlot(_ index: Int, _ other: any PersistentModel) {
+    final func addToSlot(_ index: Int, _ other: any PersistentModel, mayHoldAlready: Bool = false) {
         let property = entity.persistedProperties[index]
         ensureSlots()
         let wasLoaded = !values.holds(UnloadedRelationship.self, at: index)
@@ -452,7 +462,7 @@ package class ModelStorage {
             // stored yet can be among members loaded before only through changes made in memory, which keep both
             // sides consistent: only a saved one (members read from the store, or refreshed by another context's
             // save, may hold it) or members loaded just now are scanned for it.
-            let mayHold = !wasLoaded || other.storage.isSaved
+            let mayHold = mayHoldAlready || !wasLoaded || other.storage.isSaved
             guard !mayHold || !property.holdsMember(other, in: current) else { return }
             _ = consume current
             changeMembers(at: index) { property.appendMember(other, to: &$0) }

@@ -157,6 +157,24 @@ final class Note {
         #expect(names == ["Lyon", "Nice"])
     }
 
+    /// A model another context deletes while the enumeration runs is left out of the batches read after the save,
+    /// even while this context holds it.
+    @Test func enumerateLeavesOutAModelDeletedElsewhereBeforeItsBatch() throws {
+        let context = try seededContext()
+        let held = try context.fetch(FetchDescriptor<Trip>())
+        let other = ModelContext(context.container)
+        var names: [String] = []
+        try context.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: 2) { trip in
+            names.append(trip.name)
+            guard trip.name == "Lyon" else { return }
+            let rome = try other.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Rome" }))
+            other.delete(try #require(rome.first))
+            try other.save()
+        }
+        #expect(names == ["Lyon", "Nice", "Oslo", "Paris"])
+        #expect(held.count == 5)
+    }
+
     @Test func deleteWhereRemovesMatchingModels() throws {
         let context = try seededContext()
         try context.delete(model: Trip.self, where: #Predicate { $0.destination == "France" })

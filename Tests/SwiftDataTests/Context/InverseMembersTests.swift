@@ -2,6 +2,29 @@ import Foundation
 import SwiftData
 import Testing
 
+/// A binder whose leaflets name it in their initializer, before either is in a context.
+@Model
+final class Binder {
+    var title: String
+    @Relationship(inverse: \Leaflet.binder) var leaflets: [Leaflet] = []
+    @Relationship(inverse: \Leaflet.shelves) var shelved: [Leaflet] = []
+    init(title: String) { self.title = title }
+}
+
+@Model
+final class Leaflet {
+    var name: String
+    var binder: Binder?
+    var shelves: [Binder] = []
+    // The relationships first, while `self` is not initialized yet: they are stored before the model is bound to
+    // its backing data, and their inverses wait until it is.
+    init(name: String, binder: Binder?, shelves: [Binder] = []) {
+        self.binder = binder
+        self.shelves = shelves
+        self.name = name
+    }
+}
+
 /// Setting a to-one relationship adds the model to its inverse to-many, and moving it takes it out of the old one.
 /// The members change in place: giving one model n members one by one must not copy them n times.
 @Suite struct InverseMembersTests {
@@ -101,6 +124,29 @@ import Testing
         try unread.save()
         let stored = try ModelContext(container).fetch(FetchDescriptor<Airport>(sortBy: [SortDescriptor(\.code)]))
         #expect(stored.map { $0.departures.count } == [5, 0])
+    }
+
+    /// A model whose initializer sets its side before it is in a context, and whose other side then lists it too,
+    /// is listed once: its side's inverse waits until the model is bound, and by then the other side holds it.
+    @Test func aModelBothSidesListBeforeItIsBoundIsListedOnce() throws {
+        let context = ModelContext(try makeInMemoryContainer(Binder.self))
+        let binder = Binder(title: "Recipes")
+        context.insert(binder)
+        let leaflet = Leaflet(name: "Soup", binder: binder)
+        binder.leaflets.append(leaflet)
+        #expect(binder.leaflets.count == 1)
+
+        let shelf = Binder(title: "Shelf")
+        context.insert(shelf)
+        let shelved = Leaflet(name: "Bread", binder: nil, shelves: [shelf])
+        shelf.shelved.append(shelved)
+        #expect(shelf.shelved.count == 1)
+        #expect(shelved.shelves.count == 1)
+        try context.save()
+        let stored = try ModelContext(context.container).fetch(
+            FetchDescriptor<Binder>(sortBy: [SortDescriptor(\.title)]))
+        #expect(stored.map { $0.leaflets.count } == [1, 0])
+        #expect(stored.map { $0.shelved.count } == [0, 1])
     }
 
     /// The members a saved model had are what a rollback restores, however many joined in place since.

@@ -1,6 +1,7 @@
 import Foundation
-import SwiftData
 import Testing
+
+@testable import SwiftData
 
 struct GeoPoint: Codable, Equatable {
     var latitude: Double
@@ -41,6 +42,15 @@ final class Visit {
 }
 
 @Suite struct CompositeAttributeTests {
+    /// Fewer stored values than the structure has leaves (a tombstone kept before the structure gained a field):
+    /// the missing leaves have no value, and decoding fails with an error rather than a trap.
+    @Test func fewerValuesThanLeavesDecodeAsMissing() throws {
+        let optional = try #require(CompositeCodec.make(for: AllOptional.self))
+        #expect(try optional.decode(ArraySlice([SQLValue.integer(7)])) as? AllOptional == AllOptional(a: 7, b: nil))
+        let point = try #require(CompositeCodec.make(for: GeoPoint.self))
+        #expect(throws: DecodingError.self) { try point.decode(ArraySlice([SQLValue.real(1)])) }
+    }
+
     @Test func codableStructsAreFlattenedIntoOneColumnPerLeaf() throws {
         let directory = try TemporaryDirectory()
         _ = try makeContainer(Visit.self, at: directory.store())

@@ -157,6 +157,8 @@ package final class CompositeCodec: @unchecked Sendable {
         var decoded: [Any?] = []
         decoded.reserveCapacity(leaves.count)
         for (leaf, value) in zip(leaves, values) { decoded.append(value == .null ? nil : try leaf.codec.decode(value)) }
+        // Fewer values than leaves (a tombstone kept before the structure gained a field): the rest have none.
+        decoded.append(contentsOf: repeatElement(nil, count: leaves.count - decoded.count))
         return try decodeValue(CompositeDecoder(CompositeLeafValues(tree: tree, values: decoded), at: []))
     }
 }
