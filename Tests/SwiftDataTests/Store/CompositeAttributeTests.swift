@@ -28,6 +28,18 @@ struct AllOptional: Codable, Equatable {
     var b: String?
 }
 
+/// A structure with a dictionary among its fields, which is kept as one JSON column.
+struct Recipe: Codable, Equatable {
+    var title: String
+    var amounts: [String: Int]
+}
+
+@Model
+final class Cookbook {
+    var recipe: Recipe
+    init(recipe: Recipe) { self.recipe = recipe }
+}
+
 @Model
 final class Visit {
     var place: Place
@@ -42,6 +54,20 @@ final class Visit {
 }
 
 @Suite struct CompositeAttributeTests {
+    /// A dictionary inside a composite structure keeps its entries: it is one JSON leaf, not a structure without
+    /// fields.
+    @Test func aDictionaryFieldKeepsItsEntries() throws {
+        let directory = try TemporaryDirectory()
+        let recipe = Recipe(title: "Bread", amounts: ["flour": 500, "water": 350])
+        do {
+            let context = ModelContext(try makeContainer(Cookbook.self, at: directory.store()))
+            context.insert(Cookbook(recipe: recipe))
+            try context.save()
+        }
+        let context = ModelContext(try makeContainer(Cookbook.self, at: directory.store()))
+        #expect(try context.fetch(FetchDescriptor<Cookbook>()).first?.recipe == recipe)
+    }
+
     /// Fewer stored values than the structure has leaves (a tombstone kept before the structure gained a field):
     /// the missing leaves have no value, and decoding fails with an error rather than a trap.
     @Test func fewerValuesThanLeavesDecodeAsMissing() throws {

@@ -237,7 +237,12 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
             return samples[0] as! T
         }
         let recorded = probe.leaves.count
-        if let nested = try? T(from: ProbeDecoder(probe: probe, path: leafPath)) { return nested }
+        // A nested structure has leaves of its own. A dictionary keyed by strings also reads a keyed container, but
+        // asks for no key (it reads `allKeys`, which the probe leaves empty): it recorded nothing, and taken for a
+        // structure it would have no column, and its values would be lost.
+        if let nested = try? T(from: ProbeDecoder(probe: probe, path: leafPath)), probe.leaves.count > recorded {
+            return nested
+        }
         // Not a nested structure (an array, a set, a dictionary…): keep the field as one JSON leaf.
         probe.leaves.removeSubrange(recorded...)
         guard let codable = T.self as? any Codable.Type, let codec = jsonCodec(codable), let sample = jsonSample(T.self)
