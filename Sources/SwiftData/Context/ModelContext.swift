@@ -120,6 +120,11 @@ public final class ModelContext {
                 context.insert(model)
                 for (index, value) in links where !(value is ModelStorage.UnloadedRelationship) {
                     storage.setRelationship(at: index, to: value)
+                    // The deletion took the model out of the other sides and left its own slots as they were: the
+                    // other sides list it again, and a slot that still held `value` was no change to them.
+                    storage.updateInverse(
+                        of: index, from: storage.entity.persistedProperties[index].emptyRelationshipValue, to: value,
+                        targetsMayHoldThis: true)
                 }
             }
             return

@@ -60,6 +60,9 @@ package class ModelStorage {
     @exclusivity(unchecked) package final var changedSlots = SlotSet()
     /// Relationship slots assigned before the model object was known; their inverses are updated on `bind`.
     final var slotsAwaitingInverse: [Int] = []
+    /// True while `bind(_:)` runs: the relationships the initializer set reach their inverses then, whose members
+    /// may list this model already.
+    @exclusivity(unchecked) private final var isBinding = false
     /// The fetch that read this model, and the model's position in it, for loading relationships in batches.
     final var fetchGroup: FetchGroup?
     final var fetchGroupIndex = 0
@@ -132,6 +135,10 @@ package class ModelStorage {
         ensureSlots()
         guard self.model == nil else { return }
         self.model = model
+        // What the initializer set before this model was known reaches the other sides now, where it may be
+        // listed already (`child.parent = p` in the child's initializer, then `p.children.append(child)`).
+        isBinding = true
+        defer { isBinding = false }
         if type(of: model) != entity.modelType {
             adoptEntity(EntityRegistry.shared.entity(forType: type(of: model)))
         }
@@ -139,11 +146,7 @@ package class ModelStorage {
         let pending = slotsAwaitingInverse
         slotsAwaitingInverse = []
         for index in pending {
-            // The other side may have listed this model meanwhile (`child.parent = p` in the child's initializer,
-            // then `p.children.append(child)`): its members are looked through before this model joins them.
-            updateInverse(
-                of: index, from: entity.persistedProperties[index].emptyRelationshipValue, to: values[index],
-                targetsMayHoldThis: true)
+            updateInverse(of: index, from: entity.persistedProperties[index].emptyRelationshipValue, to: values[index])
         }
     }
 
@@ -386,11 +389,12 @@ package class ModelStorage {
         let oldSet = Set(oldTargets.map { ObjectIdentifier($0) })
         let newSet = Set(newTargets.map { ObjectIdentifier($0) })
 
-        // A target whose own inverses were waiting for it to be bound (set in its initializer) may list this model
-        // once `adopt` binds it: its members are looked through before this model joins them.
+        // A target that `adopt` binds (its initializer set relationships before it was known) may list this model
+        // once bound: its members are looked through before this model joins them, as they are while this model
+        // is being bound.
         var boundNow: Set<ObjectIdentifier> = []
         for target in newTargets where !oldSet.contains(ObjectIdentifier(target)) {
-            if !target.storage.slotsAwaitingInverse.isEmpty { boundNow.insert(ObjectIdentifier(target)) }
+            if target.storage.model == nil { boundNow.insert(ObjectIdentifier(target)) }
             adopt(target)
         }
         guard let info = property.relationshipInfo else { return }
@@ -402,7 +406,7 @@ package class ModelStorage {
         for target in newTargets where !oldSet.contains(ObjectIdentifier(target)) {
             target.storage.addToSlot(
                 inverse.index, model,
-                mayHoldAlready: targetsMayHoldThis || boundNow.contains(ObjectIdentifier(target)))
+                mayHoldAlready: targetsMayHoldThis || isBinding || boundNow.contains(ObjectIdentifier(target)))
         }
     }
 

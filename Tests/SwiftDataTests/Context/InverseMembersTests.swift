@@ -25,6 +25,27 @@ final class Leaflet {
     }
 }
 
+/// A protocol of the app's, which a model adopts first among its inherited types.
+protocol Filed {}
+
+/// A model whose initializer sets its relationship, stored until the model is bound as for a subclass.
+@Model
+final class Pamphlet: Filed {
+    var name: String
+    var folio: Folio?
+    init(name: String, folio: Folio?) {
+        self.name = name
+        self.folio = folio
+    }
+}
+
+@Model
+final class Folio {
+    var title: String
+    @Relationship(inverse: \Pamphlet.folio) var pamphlets: [Pamphlet] = []
+    init(title: String) { self.title = title }
+}
+
 /// Setting a to-one relationship adds the model to its inverse to-many, and moving it takes it out of the old one.
 /// The members change in place: giving one model n members one by one must not copy them n times.
 @Suite struct InverseMembersTests {
@@ -147,6 +168,46 @@ final class Leaflet {
             FetchDescriptor<Binder>(sortBy: [SortDescriptor(\.title)]))
         #expect(stored.map { $0.leaflets.count } == [1, 0])
         #expect(stored.map { $0.shelved.count } == [0, 1])
+    }
+
+    /// The same, for a model whose class keeps what its initializer set apart until it is bound.
+    @Test func aModelOfAClassWithAnInheritedProtocolIsListedOnce() throws {
+        let context = ModelContext(try makeInMemoryContainer(Folio.self))
+        let folio = Folio(title: "Travel")
+        context.insert(folio)
+        let pamphlet = Pamphlet(name: "Trains", folio: folio)
+        folio.pamphlets.append(pamphlet)
+        #expect(folio.pamphlets.count == 1)
+        #expect(pamphlet.folio === folio)
+    }
+
+    /// Undoing the deletion of an unsaved model lists it again on the other sides, once, whichever side held it.
+    @Test func undoingTheDeletionOfAnUnsavedModelRestoresBothSides() throws {
+        let context = ModelContext(try makeInMemoryContainer(Airport.self))
+        let undoManager = UndoManager()
+        context.undoManager = undoManager
+        let airport = Airport(code: "AMS")
+        context.insert(airport)
+        let flight = Flight(number: "1")
+        flight.origin = airport
+        context.processPendingChanges()
+        context.delete(flight)
+        #expect(airport.departures.isEmpty)
+        undoManager.undo()
+        #expect(airport.departures.map(\.number) == ["1"])
+        #expect(flight.origin === airport)
+
+        context.processPendingChanges()
+        context.delete(airport)
+        #expect(flight.origin == nil)
+        undoManager.undo()
+        #expect(airport.departures.map(\.number) == ["1"])
+        #expect(flight.origin === airport)
+        flight.origin = airport
+        #expect(airport.departures.count == 1)
+        try context.save()
+        let stored = try ModelContext(context.container).fetch(FetchDescriptor<Flight>())
+        #expect(stored.first?.origin?.code == "AMS")
     }
 
     /// The members a saved model had are what a rollback restores, however many joined in place since.
