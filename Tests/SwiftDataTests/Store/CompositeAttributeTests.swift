@@ -28,6 +28,14 @@ struct AllOptional: Codable, Equatable {
     var b: String?
 }
 
+/// A structure without fields, nested in another: it has no column, as before dictionaries became JSON leaves.
+struct EmptyTag: Codable, Equatable {}
+
+struct Bookmark: Codable, Equatable {
+    var page: Int
+    var marker: EmptyTag
+}
+
 /// A structure with a dictionary among its fields, which is kept as one JSON column.
 struct Recipe: Codable, Equatable {
     var title: String
@@ -66,6 +74,13 @@ final class Visit {
         }
         let context = ModelContext(try makeContainer(Cookbook.self, at: directory.store()))
         #expect(try context.fetch(FetchDescriptor<Cookbook>()).first?.recipe == recipe)
+    }
+
+    /// The columns of a composite: a dictionary field is one JSON column, a nested structure without fields has
+    /// none (stores saved before keep their columns).
+    @Test func compositeColumnsOfDictionariesAndEmptyStructures() throws {
+        #expect(try #require(CompositeCodec.make(for: Recipe.self)).leaves.map(\.name) == ["title", "amounts"])
+        #expect(try #require(CompositeCodec.make(for: Bookmark.self)).leaves.map(\.name) == ["page"])
     }
 
     /// Fewer stored values than the structure has leaves (a tombstone kept before the structure gained a field):

@@ -166,6 +166,8 @@ package final class CompositeCodec: @unchecked Sendable {
 /// A structure's shape as the probe discovers it.
 private final class CompositeProbe {
     package var leaves: [CompositeCodec.Leaf] = []
+    /// Set when a decoder asks a container for its keys rather than for keys it names: what a dictionary does.
+    package var listedKeys = false
 }
 
 /// Raised by the probe when a type is not a plain structure.
@@ -225,7 +227,10 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     package let probe: CompositeProbe
     package let path: [String]
     package var codingPath: [any CodingKey] { [] }
-    package var allKeys: [Key] { [] }
+    package var allKeys: [Key] {
+        probe.listedKeys = true
+        return []
+    }
 
     package func contains(_ key: Key) -> Bool { true }
     package func decodeNil(forKey key: Key) throws -> Bool { false }
@@ -237,12 +242,14 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
             return samples[0] as! T
         }
         let recorded = probe.leaves.count
-        // A nested structure has leaves of its own. A dictionary keyed by strings also reads a keyed container, but
-        // asks for no key (it reads `allKeys`, which the probe leaves empty): it recorded nothing, and taken for a
-        // structure it would have no column, and its values would be lost.
-        if let nested = try? T(from: ProbeDecoder(probe: probe, path: leafPath)), probe.leaves.count > recorded {
-            return nested
-        }
+        let listedBefore = probe.listedKeys
+        probe.listedKeys = false
+        let nested = try? T(from: ProbeDecoder(probe: probe, path: leafPath))
+        // A dictionary keyed by strings reads a keyed container too, but lists its keys (`allKeys`, which the probe
+        // leaves empty) and asks for none: taken for a structure, it would have no column.
+        let isDictionary = probe.listedKeys && probe.leaves.count == recorded
+        probe.listedKeys = listedBefore
+        if let nested, !isDictionary { return nested }
         // Not a nested structure (an array, a set, a dictionary…): keep the field as one JSON leaf.
         probe.leaves.removeSubrange(recorded...)
         guard let codable = T.self as? any Codable.Type, let codec = jsonCodec(codable), let sample = jsonSample(T.self)
