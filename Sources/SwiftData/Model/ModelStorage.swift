@@ -466,7 +466,10 @@ package class ModelStorage {
             // stored yet can be among members loaded before only through changes made in memory, which keep both
             // sides consistent: only a saved one (members read from the store, or refreshed by another context's
             // save, may hold it) or members loaded just now are scanned for it.
-            let mayHold = mayHoldAlready || !wasLoaded || other.storage.isSaved
+            // Several relationships of the other model naming these members as their inverse add it once each.
+            let mayHold =
+                mayHoldAlready || !wasLoaded || other.storage.isSaved
+                || other.storage.entity.persistedProperties.count { $0.relationshipInfo?.inverse === property } > 1
             guard !mayHold || !property.holdsMember(other, in: current) else { return }
             _ = consume current
             changeMembers(at: index) { property.appendMember(other, to: &$0) }

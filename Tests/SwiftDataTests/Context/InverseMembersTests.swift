@@ -46,6 +46,22 @@ final class Folio {
     init(title: String) { self.title = title }
 }
 
+/// Two to-many relationships naming the same to-many as their inverse.
+@Model
+final class Topic {
+    var name: String
+    @Relationship(inverse: \Article.topics) var articles: [Article] = []
+    @Relationship(inverse: \Article.topics) var featured: [Article] = []
+    init(name: String) { self.name = name }
+}
+
+@Model
+final class Article {
+    var title: String
+    var topics: [Topic] = []
+    init(title: String) { self.title = title }
+}
+
 /// Setting a to-one relationship adds the model to its inverse to-many, and moving it takes it out of the old one.
 /// The members change in place: giving one model n members one by one must not copy them n times.
 @Suite struct InverseMembersTests {
@@ -208,6 +224,18 @@ final class Folio {
         try context.save()
         let stored = try ModelContext(context.container).fetch(FetchDescriptor<Flight>())
         #expect(stored.first?.origin?.code == "AMS")
+    }
+
+    /// A model two relationships of another list is among that model's inverse members once.
+    @Test func aModelListedByTwoRelationshipsWithOneInverseIsAmongItsMembersOnce() throws {
+        let context = ModelContext(try makeInMemoryContainer(Topic.self))
+        let topic = Topic(name: "Swift")
+        let article = Article(title: "Macros")
+        context.insert(topic)
+        context.insert(article)
+        topic.articles = [article]
+        topic.featured = [article]
+        #expect(article.topics.count == 1)
     }
 
     /// The members a saved model had are what a rollback restores, however many joined in place since.
