@@ -53,6 +53,13 @@ let rawItemTable = """
     CREATE INDEX items_number ON items (number)
     """
 
+/// The raw tables equal to `BenchParent`'s and `BenchChild`'s.
+let rawParentChildTables = """
+    CREATE TABLE parents (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+    CREATE TABLE children (id INTEGER PRIMARY KEY, value INTEGER NOT NULL, parent INTEGER);
+    CREATE INDEX children_parent ON children (parent)
+    """
+
 /// A plain struct the raw baseline reads rows into, as an app would.
 struct RawItem {
     var id: Int64

@@ -205,10 +205,7 @@ extension Workloads {
         var db: RawSQLite?
         let raw = harness.median(setup: {
             db = RawSQLite(path: scratchDirectory().appendingPathComponent("raw.sqlite").path)
-            db?.exec(
-                "CREATE TABLE parents (id INTEGER PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE children "
-                    + "(id INTEGER PRIMARY KEY, value INTEGER NOT NULL, parent INTEGER); "
-                    + "CREATE INDEX children_parent ON children (parent)")
+            db?.exec(rawParentChildTables)
         }) {
             guard let db else { return }
             db.exec("BEGIN")

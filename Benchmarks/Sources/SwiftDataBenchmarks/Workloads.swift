@@ -313,9 +313,7 @@ struct Workloads {
         let parents = sizes.parents
         let directory = scratchDirectory()
         let db = RawSQLite(path: directory.appendingPathComponent("raw.sqlite").path)
-        db.exec(
-            "CREATE TABLE parents (id INTEGER PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE children (id INTEGER PRIMARY KEY, value INTEGER NOT NULL, parent INTEGER); CREATE INDEX children_parent ON children (parent)"
-        )
+        db.exec(rawParentChildTables)
         db.exec("BEGIN")
         for parent in 0..<parents {
             db.exec("INSERT INTO parents (id, name) VALUES (\(parent + 1), 'p\(parent)')")

@@ -132,12 +132,7 @@ extension ModelContext {
         applyExternalChanges()
         let rest = try FetchPlan(descriptor: descriptor, context: self)
         let identifiers = try rest.identifiers()
-        var unsaved: [PersistentIdentifier: any PersistentModel] = [:]
-        if identifiers.contains(where: \.isTemporary) {
-            for model in inserted.models where model.storage.identifier.isTemporary {
-                unsaved[model.storage.identifier] = model
-            }
-        }
+        let unsaved = unsavedModels(listedIn: identifiers)
         let size = max(1, batchSize)
         for start in stride(from: 0, to: identifiers.count, by: size) {
             // Saves elsewhere since the last batch show, as they do to a fetch: a model deleted meanwhile is left out.
@@ -145,14 +140,9 @@ extension ModelContext {
             let batch = try existingModels(
                 for: identifiers[start..<min(start + size, identifiers.count)], unsaved: unsaved
             )
-            .map { model in
-                guard let model = model as? T else {
-                    // Unreachable: the identifiers were read by a fetch of `T`.
-                    preconditionFailure("\(model.storage.identifier) is not the identifier of a \(T.self)")
-                }
-                return model
-            }
+            .map { exactCast($0, to: T.self) }
             try rest.prefetchRelationships(of: batch)
+            // Checked at each model's turn: the block may delete models of its batch that come later.
             for model in batch where !model.storage.isDeleted && !deleted.contains(model) { try block(model) }
         }
     }
@@ -160,8 +150,8 @@ extension ModelContext {
     // MARK: - Internal
 
     /// The models of identifiers a fetch read, in their order: unsaved ones from `unsaved`, the others as this
-    /// context holds them or read in one query per entity. Those deleted since, in this context or in the store,
-    /// are left out.
+    /// context holds them or read in one query per entity. Rows gone from the store are left out; models deleted
+    /// in this context are not (a caller checks at each model's turn).
     func existingModels(
         for identifiers: ArraySlice<PersistentIdentifier>, unsaved: [PersistentIdentifier: any PersistentModel]
     ) throws -> [any PersistentModel] {
@@ -174,12 +164,19 @@ extension ModelContext {
             guard let entity = container.schema.modelEntitiesByName[entityName] else { continue }
             found.merge(try modelsByIdentifier(of: entity, identifiers: wanted)) { first, _ in first }
         }
-        return identifiers.compactMap { identifier in
-            guard let model = unsaved[identifier] ?? found[identifier],
-                !model.storage.isDeleted, !deleted.contains(model)
-            else { return nil }
-            return model
+        return identifiers.compactMap { unsaved[$0] ?? found[$0] }
+    }
+
+    /// The unsaved models among identifiers a fetch read, by those identifiers: a save gives them new ones, so
+    /// whatever reads the models later finds them by the identifiers it read.
+    func unsavedModels(listedIn identifiers: [PersistentIdentifier]) -> [PersistentIdentifier: any PersistentModel] {
+        guard identifiers.contains(where: \.isTemporary) else { return [:] }
+        let listed = Set(identifiers.filter(\.isTemporary))
+        var unsaved: [PersistentIdentifier: any PersistentModel] = [:]
+        for model in inserted.models where listed.contains(model.storage.identifier) {
+            unsaved[model.storage.identifier] = model
         }
+        return unsaved
     }
 
     /// The model with an identifier: registered, or loaded from its store; nil when no such row exists.

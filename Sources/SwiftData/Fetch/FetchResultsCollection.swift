@@ -100,14 +100,7 @@ extension ModelContext {
         applyExternalChanges()
         let (identifiers, lastKnown) = try FetchPlan(descriptor: descriptor, context: self)
             .identifiersWithLastKnownValues()
-        // A save gives unsaved models new identifiers: the collection finds them by the ones it read.
-        var unsaved: [PersistentIdentifier: any PersistentModel] = [:]
-        if identifiers.contains(where: \.isTemporary) {
-            let listed = Set(identifiers.filter(\.isTemporary))
-            for model in inserted.models where listed.contains(model.storage.identifier) {
-                unsaved[model.storage.identifier] = model
-            }
-        }
+        let unsaved = unsavedModels(listedIn: identifiers)
         // `self` is held strongly: models hold their context weakly, and the collection must outlive neither.
         let storage = FetchResultsStorage<T>(count: identifiers.count, batchSize: batchSize) { range in
             self.models(for: identifiers[range], unsaved: unsaved, lastKnown: lastKnown)

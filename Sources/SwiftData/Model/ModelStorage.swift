@@ -469,7 +469,7 @@ package class ModelStorage {
             // Several relationships of the other model naming these members as their inverse add it once each.
             let mayHold =
                 mayHoldAlready || !wasLoaded || other.storage.isSaved
-                || other.storage.entity.persistedProperties.count { $0.relationshipInfo?.inverse === property } > 1
+                || property.relationshipInfo?.isInverseOfSeveral == true
             guard !mayHold || !property.holdsMember(other, in: current) else { return }
             _ = consume current
             changeMembers(at: index) { property.appendMember(other, to: &$0) }

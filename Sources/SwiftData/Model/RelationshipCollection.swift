@@ -34,14 +34,16 @@ protocol ModelCollectionValue {
     static func remove(_ model: AnyObject, from value: inout Any)
 }
 
+extension ModelCollectionValue {
+    static func models(in value: Any) -> [any PersistentModel]? {
+        (value as? Self)?.modelElements
+    }
+}
+
 extension Array: ModelCollectionValue where Element: PersistentModel {
     var modelElements: [any PersistentModel] { self }
     static func makeValue(_ elements: [any PersistentModel]) -> Any { elements.map { exactCast($0, to: Element.self) } }
     static var elementType: any PersistentModel.Type { Element.self }
-
-    static func models(in value: Any) -> [any PersistentModel]? {
-        (value as? Self)?.modelElements
-    }
 
     static func holds(_ model: AnyObject, in value: Any) -> Bool {
         guard let models = value as? Self else { return false }
@@ -81,10 +83,6 @@ extension Optional: ModelCollectionValue where Wrapped: ModelCollectionValue {
         Optional(Wrapped.makeValue(elements) as! Wrapped) as Any
     }
     static var elementType: any PersistentModel.Type { Wrapped.elementType }
-
-    static func models(in value: Any) -> [any PersistentModel]? {
-        (value as? Self)?.modelElements
-    }
 
     static func holds(_ model: AnyObject, in value: Any) -> Bool {
         guard case .some(.some(let wrapped)) = value as? Self else { return false }

@@ -41,6 +41,7 @@ final class EntityRegistry: Sendable {
             }
             for entity in built { resolveInverses(of: entity) }
             for entity in built { resolveSharedInverses(of: entity) }
+            for entity in built { markInversesOfSeveral(in: entity) }
             for entity in built { resolveStorage(of: entity) }
             return known[ObjectIdentifier(modelType)]!
         }
@@ -103,6 +104,16 @@ final class EntityRegistry: Sendable {
                 candidate.relationshipInfo?.inverse = property
                 candidate.relationshipInfo?.sharesInverse = true
             }
+        }
+    }
+
+    /// Marks the relationships that several relationships of their destination name as their inverse (see
+    /// `RelationshipInfo.isInverseOfSeveral`).
+    private func markInversesOfSeveral(in entity: Schema.Entity) {
+        for property in entity.persistedProperties {
+            guard let info = property.relationshipInfo, let destination = info.destination else { continue }
+            info.isInverseOfSeveral =
+                destination.persistedProperties.count { $0.relationshipInfo?.inverse === property } > 1
         }
     }
 

@@ -202,6 +202,9 @@ extension Schema.Entity {
         /// True for a to-many relationship whose inverse other to-many relationships name too: its members are
         /// kept in a join table of its own, so each relationship keeps its own.
         package var sharesInverse = false
+        /// True for a relationship that several relationships of its destination name as their inverse: a model
+        /// may join its members once through each of them.
+        package var isInverseOfSeveral = false
         package var storage: RelationshipStorage = .foreignKey(column: "")
 
         /// The relationships on the other side that hold this one's owner: the inverse, or the relationships

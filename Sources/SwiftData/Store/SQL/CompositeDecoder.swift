@@ -94,6 +94,7 @@ struct CompositeDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { throw NotComposite() }
 }
 
+/// `decodeIfPresent` is the protocol's own: `contains` and `decodeNil` tell whether a key has a value.
 private struct CompositeKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let storage: CompositeLeafValues
     let node: Int
@@ -121,11 +122,6 @@ private struct CompositeKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProt
         return try T(from: CompositeDecoder(storage, node: child))
     }
 
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard contains(key) else { return nil }
-        return try decode(T.self, forKey: key)
-    }
-
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeLeaf(key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeLeaf(key) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeLeaf(key) }
@@ -140,49 +136,6 @@ private struct CompositeKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProt
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeLeaf(key) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeLeaf(key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeLeaf(key) }
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        contains(key) ? try decodeLeaf(key) : nil
-    }
-
     private func decodeLeaf<T>(_ key: Key) throws -> T {
         guard let leaf = storage.tree.nodes[child(key)].leaf else {
             throw DecodingError.keyNotFound(key, .init(codingPath: [key], debugDescription: "no stored value"))
